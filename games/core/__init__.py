@@ -1,0 +1,1 @@
+"""What every engine shares: the Ruleset protocol, the seeded PRNG, canonical JSON, aliases."""

@@ -1,0 +1,100 @@
+"""The Ruleset protocol: the one interface between the platform and every rules engine.
+
+The platform stores only JSON and calls only these methods (architecture 8.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeAlias, TypeVar
+
+from games.core.rng import Rng
+
+JSON: TypeAlias = "bool | int | str | list[JSON] | dict[str, JSON] | None"
+Role: TypeAlias = str
+
+SYSTEM: Role = "@system"  # platform-issued actions: .deadline, .resign
+OMNISCIENT: Role = "@omniscient"  # umpire tools, post-game review
+OBSERVER: Role = "@observer"  # spectators: public information only
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class RoleInfo:
+    id: Role
+    name: str
+    team: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    scenario: str
+    options: Mapping[str, JSON]
+    roles: tuple[Role, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    role: Role
+    kind: str
+    payload: JSON = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    rule: str  # digest rule id, e.g. "NT-72"
+    message: str  # one sentence a player understands
+    path: str = ""  # JSON pointer into the payload
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"rule": self.rule, "message": self.message, "path": self.path}
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    role: Role
+    kinds: Mapping[str, JSON]  # action kind -> description of what it takes
+    text: str
+    sealed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    text: str
+    audience: frozenset[Role] | None = None  # None = everyone
+    data: JSON = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S]):
+    state: S
+    log: tuple[LogEntry, ...] = ()
+    turn_ended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    winners: tuple[Role, ...]
+    summary: str
+    data: JSON = field(default=None)
+
+
+class Ruleset(Protocol[S]):
+    id: str
+    version: int
+    title: str
+
+    def scenarios(self) -> Sequence[str]: ...
+    def roles(self, scenario: str, options: Mapping[str, JSON]) -> Sequence[RoleInfo]: ...
+    def setup(self, config: GameConfig, rng: Rng) -> S: ...
+    def prompts(self, state: S) -> Mapping[Role, Prompt]: ...
+    def validate(self, state: S, action: Action) -> Sequence[Rejection]: ...
+    def apply(self, state: S, action: Action, rng: Rng) -> Step[S]: ...
+    def view(self, state: S, role: Role) -> JSON: ...
+    def result(self, state: S) -> Result | None: ...
+    def dump(self, state: S) -> JSON: ...
+    def load(self, data: JSON) -> S: ...
+    def parse_text(self, state: S, role: Role, text: str) -> Sequence[Action] | Rejection: ...
+    def random_action(self, state: S, role: Role, rng: Rng) -> Action | None: ...

@@ -1,0 +1,164 @@
+"""Random games to their end, with checks after every action (issue 4, item 4).
+
+    python -m games.fuzz napoleons_triumph --games N --seed S [--scenario NAME] [--options JSON]
+
+After every action: `validate` accepts what the generator produced; the state survives a dump/load
+round trip with the same hash; the invariants hold; no role's view changes when only something that
+role may not see changes. At the end of each game the whole log is replayed from the seed and every
+state hash must match. A game that stalls (nobody prompted without a result, no action offered, or
+more than --max-actions) is a failure. Last line: `N games, M actions, K decided, F failures`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+
+from games.core.canonical import state_hash
+from games.core.protocol import JSON, OBSERVER, Action, GameConfig, Role
+from games.core.rng import Rng
+from games.registry import get
+
+KINDS: Counter[str] = Counter()
+
+# Engine-specific checks, made from a game's first state: the invariants broken by a state, and
+# the same state with only what `role` may not see changed (None: `role` has no side to hide from).
+Violations = Callable[[object], list[str]]
+Perturb = Callable[[object, Role, Rng], object | None]
+
+
+def _napoleons_triumph(first: object) -> tuple[Violations, Perturb]:
+    from games.napoleons_triumph.board import board_named
+    from games.napoleons_triumph.invariants import perturb_hidden, violations
+    from games.napoleons_triumph.state import GameState
+
+    assert isinstance(first, GameState)
+    board = board_named(first.board)
+
+    def broken(state: object) -> list[str]:
+        assert isinstance(state, GameState)
+        return violations(board, state)
+
+    def perturb(state: object, role: Role, rng: Rng) -> object | None:
+        assert isinstance(state, GameState)
+        side = state.roles.get(role)
+        return None if side is None else perturb_hidden(state, side, rng)
+
+    return broken, perturb
+
+
+CHECKS: dict[str, Callable[[object], tuple[Violations, Perturb]]] = {
+    "napoleons_triumph": _napoleons_triumph,
+}
+
+
+def play_one(
+    ruleset_id: str,
+    scenario: str,
+    options: dict[str, JSON],
+    seed: bytes,
+    max_actions: int,
+    check_views: bool,
+) -> tuple[int, bool]:
+    """Play one random game; returns (actions, decided). Raises AssertionError on a failure."""
+    rules = get(ruleset_id)
+    state = rules.setup(GameConfig(scenario, options), Rng.for_event(seed, 0))
+    log: list[Action] = []
+    hashes = [state_hash(rules.dump(state))]
+    chooser = Rng.for_event(seed, 1 << 40)
+    broken, perturb = CHECKS[ruleset_id](state)
+    roles = [r.id for r in rules.roles(scenario, options)] + [OBSERVER]
+    while True:
+        prompts = rules.prompts(state)
+        if not prompts:
+            assert rules.result(state) is not None, "no one is prompted but there is no result"
+            again = replay(ruleset_id, scenario, options, seed, log)
+            assert again == hashes, "replaying the log from the seed gives other state hashes"
+            KINDS.update(a.kind for a in log)
+            return len(log), True
+        assert len(log) < max_actions, f"no result after {max_actions} actions (dead end?)"
+        role = sorted(prompts)[chooser.below(len(prompts))]
+        action = rules.random_action(state, role, chooser)
+        assert action is not None, f"{role} is prompted but no action is offered"
+        rejections = rules.validate(state, action)
+        assert not rejections, f"generated action {action} rejected: {rejections}"
+        step = rules.apply(state, action, Rng.for_event(seed, len(log) + 2))
+        state = step.state
+        log.append(action)
+        h = state_hash(rules.dump(state))
+        assert state_hash(rules.dump(rules.load(rules.dump(state)))) == h, "dump/load changes state"
+        hashes.append(h)
+        bad = broken(state)
+        assert not bad, f"invariants broken after {action}: {bad}"
+        if check_views:
+            for r in roles:
+                other = perturb(state, r, chooser)
+                if other is None:
+                    continue
+                assert rules.view(state, r) == rules.view(other, r), (
+                    f"view of {r} changed with hidden facts after {action}"
+                )
+
+
+def replay(
+    ruleset_id: str, scenario: str, options: dict[str, JSON], seed: bytes, log: list[Action]
+) -> list[str]:
+    rules = get(ruleset_id)
+    state = rules.setup(GameConfig(scenario, options), Rng.for_event(seed, 0))
+    out = [state_hash(rules.dump(state))]
+    for i, a in enumerate(log):
+        state = rules.apply(state, a, Rng.for_event(seed, i + 2)).state
+        out.append(state_hash(rules.dump(state)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m games.fuzz", description=__doc__.split("\n")[0])
+    ap.add_argument("ruleset")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scenario", default=None)
+    ap.add_argument("--options", default="{}", help="JSON object of ruleset options")
+    ap.add_argument("--max-actions", type=int, default=20000)
+    ap.add_argument("--no-views", action="store_true", help="skip the view non-interference check")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    options = json.loads(args.options)
+    rules = get(args.ruleset)
+    scenario = args.scenario or rules.scenarios()[0]
+    total_actions = decided = failures = 0
+    started = time.monotonic()
+    for g in range(args.games):
+        seed = f"fuzz:{args.seed}:{g}".encode()
+        try:
+            n, ok = play_one(
+                args.ruleset, scenario, options, seed, args.max_actions, not args.no_views
+            )
+            total_actions += n
+            decided += ok
+        except Exception:
+            failures += 1
+            print(f"FAIL game {g} (seed {seed.decode()}):", file=sys.stderr)
+            traceback.print_exc()
+        if not args.quiet and (g + 1) % 10 == 0:
+            print(
+                f"  {g + 1}/{args.games} games, {total_actions} actions, "
+                f"{time.monotonic() - started:.0f}s",
+                file=sys.stderr,
+            )
+    if not args.quiet:
+        print(
+            "  action kinds: " + ", ".join(f"{k} {n}" for k, n in KINDS.most_common()),
+            file=sys.stderr,
+        )
+    print(f"{args.games} games, {total_actions} actions, {decided} decided, {failures} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,191 @@
+"""Commands (rulebook chapter 9): corps and independent commands and their limits (NT-35..NT-44)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core.protocol import JSON
+from games.napoleons_triumph import payload as P
+from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.errors import require
+from games.napoleons_triumph.state import AL, MAP, Commander, F, Unit
+
+CORPS_KINDS = ("corps_move", "detach_move", "attach")
+ALLIED_CORPS_LIMIT = 5  # NT-37
+INDEPENDENT_LIMIT = {AL: 3, F: 4}  # NT-38
+MOVE_KINDS = ("corps_move", "detach_move", "unit_move")
+
+
+@dataclass(slots=True)
+class MovePlan:
+    """Who a move command moves, before the destination is checked."""
+
+    kind: str  # corps_move | detach_move | unit_move
+    side: str
+    commander: str | None
+    units: list[str]
+    detach: list[str] = field(default_factory=list)  # detached by this command and left behind
+    loc: int | None = None
+    app: str | None = None
+
+
+def moves_allowed(u: Unit) -> int:
+    return 2 if u.arrived and u.side == F else 1  # NT-43, NT-62(a)
+
+
+def corps_commands_allowed(c: Commander) -> int:
+    return 2 if c.arrived and c.side == F else 1  # NT-37, NT-62(b)
+
+
+def check_corps_budget(ctx: Ctx, c: Commander, path: str) -> None:
+    state = ctx.state
+    require(
+        c.commands < corps_commands_allowed(c),
+        "NT-37",
+        f"{c.id} has already given his corps command this turn",
+        path,
+    )
+    if c.side == AL:
+        require(
+            state.turn.corps_used < ALLIED_CORPS_LIMIT,
+            "NT-37",
+            "the Allies have used all 5 corps commands this turn",
+            path,
+        )
+
+
+def check_independent_budget(ctx: Ctx, side: str, path: str) -> None:
+    limit = INDEPENDENT_LIMIT[side]
+    require(
+        ctx.state.turn.independent_used < limit,
+        "NT-38",
+        f"all {limit} independent commands of this turn are used",
+        path,
+    )
+
+
+def own_commander(ctx: Ctx, side: str, cid: str, path: str) -> Commander:
+    c = ctx.state.commanders.get(cid)
+    require(
+        c is not None and c.side == side, "NT-37", f"{cid!r} is not one of your commanders", path
+    )
+    assert c is not None
+    require(c.where == MAP, "NT-37", f"{cid} is not on the map", path)
+    return c
+
+
+def own_unit(ctx: Ctx, side: str, uid: str, path: str) -> Unit:
+    u = ctx.state.units.get(uid)
+    require(u is not None and u.side == side, "NT-42", f"{uid!r} is not one of your units", path)
+    assert u is not None
+    require(u.where == MAP, "NT-42", f"{uid} is not on the map", path)
+    return u
+
+
+def check_can_move(u: Unit, rule: str, path: str) -> None:
+    require(not u.fixed, "NT-24", f"{u.id} is the fixed battery and never moves", path)
+    require(u.moves < moves_allowed(u), rule, f"{u.id} has already moved this turn", path)
+
+
+def plan_move(ctx: Ctx, side: str, kind: str, p: dict[str, JSON], path: str = "") -> MovePlan:
+    """Check a move command's pieces and limits (NT-39, NT-40, NT-42, NT-43); moves nothing."""
+    state = ctx.state
+    if kind == "unit_move":
+        u = own_unit(ctx, side, P.req_str(p, "unit", path), f"{path}/unit")
+        check_can_move(u, "NT-43", f"{path}/unit")
+        check_independent_budget(ctx, side, path)
+        if u.corps is not None:
+            mates = [x for x in state.units.values() if x.corps == u.corps and x.where == MAP]
+            require(
+                len(mates) > 1,
+                "NT-42",
+                f"{u.id} is the last unit of {u.corps}; a commander is never left alone",
+                f"{path}/unit",
+            )
+        return MovePlan(kind, side, None, [u.id], loc=u.loc, app=u.app)
+    require(kind in ("corps_move", "detach_move"), "NT-35", f"{kind!r} is not a move command", path)
+    c = own_commander(ctx, side, P.req_str(p, "commander", path), f"{path}/commander")
+    check_corps_budget(ctx, c, f"{path}/commander")
+    members = [u for u in state.units.values() if u.corps == c.id and u.where == MAP]
+    ids = {u.id for u in members}
+    if kind == "detach_move":
+        movers = P.strings(p, "units", path, required=True)
+        require(bool(movers), "NT-40", "a detachment move moves at least one unit", f"{path}/units")
+        for uid in movers:
+            require(uid in ids, "NT-40", f"{uid} is not in {c.id}'s corps", f"{path}/units")
+            check_can_move(state.units[uid], "NT-43", f"{path}/units")
+        require(
+            len(movers) < len(members),
+            "NT-40",
+            "at least one unit stays with the commander",
+            f"{path}/units",
+        )
+        return MovePlan(kind, side, c.id, movers, loc=c.loc, app=c.app)
+    detach = P.strings(p, "detach", path)
+    for uid in detach:
+        require(uid in ids, "NT-39", f"{uid} is not in {c.id}'s corps", f"{path}/detach")
+    movers = sorted(ids - set(detach))
+    require(
+        bool(movers), "NT-39", "at least one unit must stay with the commander", f"{path}/detach"
+    )
+    for uid in movers:
+        u = state.units[uid]
+        require(
+            not u.fixed,
+            "NT-39",
+            f"{uid} is the fixed battery: detach it before the move",
+            f"{path}/detach",
+        )
+        require(
+            u.moves < moves_allowed(u),
+            "NT-39",
+            f"{uid} has already moved this turn and must be detached before the move (AMB-11)",
+            f"{path}/detach",
+        )
+    return MovePlan(kind, side, c.id, movers, detach=detach, loc=c.loc, app=c.app)
+
+
+def spend(ctx: Ctx, plan: MovePlan, record: dict[str, JSON]) -> None:
+    """Use the command: limits, detachments, once-per-turn marks, the public record (NT-44)."""
+    state = ctx.state
+    if plan.kind == "unit_move":
+        state.turn.independent_used += 1
+    else:
+        assert plan.commander is not None
+        state.commanders[plan.commander].commands += 1
+        if plan.side == AL:
+            state.turn.corps_used += 1
+    for uid in plan.detach:
+        state.units[uid].corps = None
+    for uid in plan.units:
+        u = state.units[uid]
+        u.moves += 1
+        if plan.kind in ("unit_move", "detach_move"):
+            u.corps = None
+    state.turn.commands.append(record)
+
+
+def attach(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
+    """NT-41: a commander attaches one unit in his position; it is no move."""
+    state = ctx.state
+    c = own_commander(ctx, side, P.req_str(p, "commander"), "/commander")
+    check_corps_budget(ctx, c, "/commander")
+    u = own_unit(ctx, side, P.req_str(p, "unit"), "/unit")
+    require(u.corps != c.id, "NT-41", f"{u.id} is already in {c.id}'s corps", "/unit")
+    require(
+        (u.loc, u.app) == (c.loc, c.app),
+        "NT-41",
+        f"{u.id} and {c.id} are not in the same position",
+        "/unit",
+    )
+    size = len([x for x in state.units.values() if x.corps == c.id and x.where == MAP])
+    require(size < 8, "NT-29", f"{c.id}'s corps already has 8 units", "/unit")
+    if u.corps is not None:
+        rest = [x for x in state.units.values() if x.corps == u.corps and x.where == MAP]
+        require(len(rest) > 1, "NT-32", f"{u.id} is the last unit of {u.corps}", "/unit")
+    c.commands += 1
+    if side == AL:
+        state.turn.corps_used += 1
+    u.corps = c.id
+    state.turn.commands.append({"kind": "attach", "commander": c.id, "unit": u.id})
+    ctx.log(f"Attach: {c.id} attaches ", U(u.id), ".")

@@ -1,0 +1,62 @@
+"""Morale (rulebook chapter 13), elite units (chapter 15) and the night recovery (NT-118)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.pieces import elite_kind
+from games.napoleons_triumph.state import SIDES, Unit
+
+ELITE_COST = {"heavy_cav": 2, "guard": 4}  # NT-120, NT-122
+
+
+class GameOver(Exception):
+    pass
+
+
+def lose_morale(ctx: Ctx, side: str, points: int, reason: str, floor: int = 0) -> None:
+    """Lower a side's morale; `floor` 1 for elite extras and artillery attacks (NT-114, NT-120)."""
+    if points <= 0:
+        return
+    state = ctx.state
+    before = state.morale[side]
+    after = max(before - points, min(floor, before))
+    state.morale[side] = after
+    state.morale_lost[side] += before - after  # gross losses (AMB-2)
+    ctx.log(f"{'French' if side == 'F' else 'Allied'} morale {before} -> {after} ({reason}).")
+    if after == 0:
+        from games.napoleons_triumph.victory import decisive
+
+        decisive(ctx, loser=side)  # NT-113, NT-128
+        raise GameOver
+
+
+def gain_morale(ctx: Ctx, side: str, points: int, reason: str) -> None:
+    before = ctx.state.morale[side]
+    ctx.state.morale[side] = before + points
+    ctx.log(
+        f"{'French' if side == 'F' else 'Allied'} morale {before} -> {before + points} ({reason})."
+    )
+
+
+def commit_elite(ctx: Ctx, units: Iterable[Unit], trigger: str) -> None:
+    """NT-120 / NT-122: the first use of heavy cavalry costs 2, of the Guard 4; never below 1."""
+    for u in units:
+        kind = elite_kind(u)
+        if kind is None or kind in ctx.state.elite_committed[u.side]:
+            continue
+        ctx.state.elite_committed[u.side].append(kind)
+        ctx.log(U(u.id, face=True), f" commits the {kind.replace('_', ' ')} ({trigger}).")
+        lose_morale(
+            ctx, u.side, ELITE_COST[kind], f"first use of {kind.replace('_', ' ')}", floor=1
+        )
+
+
+def night_recovery(ctx: Ctx) -> None:
+    """NT-118: half the morale lost so far, rounded up, at most 4 (gross losses, AMB-2)."""
+    for side in SIDES:
+        lost = ctx.state.morale_lost[side]
+        gain = min(4, (lost + 1) // 2)
+        if gain:
+            gain_morale(ctx, side, gain, "night recovery")

@@ -1,0 +1,278 @@
+"""Movement (rulebook chapter 10): ordinary moves, road moves and their locks (NT-45..NT-55)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.core.protocol import JSON
+from games.napoleons_triumph import payload as P
+from games.napoleons_triumph.board import Entry, RoadStep
+from games.napoleons_triumph.commands import MovePlan, plan_move, spend
+from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.errors import Illegal, require
+from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_in
+from games.napoleons_triumph.state import MAP, other
+
+MAIN_ROAD_REACH, LOCAL_ROAD_REACH = 3, 2  # NT-51
+
+
+def ordinary_targets(ctx: Ctx, loc: int, app: str | None) -> list[tuple[int, str | None]]:
+    """NT-48 / NT-49: where a piece may go without a road move."""
+    board = ctx.board
+    if app is None:
+        out: list[tuple[int, str | None]] = [(n, None) for n in board.passable_neighbours(loc)]
+        out += [(loc, a) for a in board.approaches_of(loc) if not board.approaches[a].impassable]
+        return out
+    return [(loc, None), (board.other_locale(app, loc), None)]
+
+
+def check_entry(
+    ctx: Ctx, plan: MovePlan, loc: int, moving: int, final: bool, corps: bool, path: str
+) -> None:
+    """What every locale a move enters must allow (NT-10, NT-47, NT-54(b), NT-55, NT-101)."""
+    state, board = ctx.state, ctx.board
+    require(loc in board.locales, "NT-7", f"locale {loc} does not exist", path)
+    require(
+        occupant(state, loc) != other(plan.side),
+        "NT-47",
+        f"locale {loc} is held by the enemy: announce an attack with 'threaten'",
+        path,
+    )
+    require(
+        loc not in state.turn.road_locked,
+        "NT-54",
+        f"a corps marched by road through locale {loc} this turn; no other piece may enter it",
+        path,
+    )
+    require(
+        loc not in state.turn.conquered,
+        "NT-101",
+        f"locale {loc} was won by attack this turn; only the attackers may enter it",
+        path,
+    )
+    here = len(units_in(state, loc, plan.side))
+    cap = board.locales[loc].capacity
+    if final:
+        require(here + moving <= cap, "NT-10", f"locale {loc} holds at most {cap} units", path)
+    elif corps:
+        require(
+            here < cap,
+            "NT-55",
+            f"locale {loc} is full; a corps may not pass through it (AMB-14)",
+            path,
+        )
+    else:
+        require(
+            here + moving <= cap,
+            "NT-55",
+            f"passing through locale {loc} would exceed its capacity {cap}",
+            path,
+        )
+
+
+def place(ctx: Ctx, plan: MovePlan, loc: int, app: str | None) -> None:
+    state = ctx.state
+    if (
+        app is None
+        and (loc != plan.loc or plan.app is not None)
+        and loc not in state.turn.reserve_entered
+    ):
+        state.turn.reserve_entered.append(loc)  # NT-54(a)
+    for uid in plan.units:
+        u = state.units[uid]
+        u.where, u.loc, u.app = MAP, loc, app
+    if plan.kind == "corps_move" and plan.commander is not None:
+        c = state.commanders[plan.commander]
+        c.where, c.loc, c.app = MAP, loc, app
+
+
+def ordinary_move(ctx: Ctx, plan: MovePlan, loc: int, app: str | None, path: str) -> None:
+    assert plan.loc is not None
+    require(
+        (loc, app) in ordinary_targets(ctx, plan.loc, plan.app),
+        "NT-48" if plan.app is None else "NT-49",
+        _why_not(plan, loc, app),
+        path,
+    )
+    if loc != plan.loc:
+        check_entry(ctx, plan, loc, len(plan.units), True, False, path)
+
+
+def _why_not(plan: MovePlan, loc: int, app: str | None) -> str:
+    if plan.app is None:
+        return (
+            f"from reserve a piece moves to the reserve of an adjacent locale or blocks a passable "
+            f"approach of its own locale; ({loc}, {app}) is neither"
+        )
+    return (
+        f"a blocking piece moves to its own reserve or to the reserve beyond {plan.app}; "
+        f"({loc}, {app}) is neither"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    steps: tuple[RoadStep, ...]
+    main_only: bool
+
+
+def routes(
+    ctx: Ctx, starts: list[tuple[int, int]], path: list[int], first_class: str | None
+) -> list[Route]:
+    """All strand-respecting road routes through `path` (NT-52)."""
+    found: list[Route] = []
+
+    def walk(node: tuple[int, int], i: int, taken: tuple[RoadStep, ...]) -> None:
+        if i == len(path):
+            classes = {s.road_class for s in taken} | ({first_class} if first_class else set())
+            found.append(Route(taken, classes <= {"main"}))
+            return
+        for step in ctx.board.road_steps(*node):
+            if step.to_locale == path[i]:
+                walk((step.to_locale, step.to_strand), i + 1, (*taken, step))
+
+    for start in starts:
+        walk(start, 0, ())
+    return found
+
+
+def road_move(
+    ctx: Ctx,
+    plan: MovePlan,
+    path_locs: list[int],
+    end_app: str | None,
+    path: str,
+    entry: Entry | None = None,
+) -> None:
+    """NT-51..NT-55 (and NT-60 for reinforcements entering at `entry`)."""
+    board, state = ctx.board, ctx.state
+    require(
+        plan.kind != "detach_move", "NT-40", "units of a detachment move cannot move by road", path
+    )
+    require(bool(path_locs), "NT-51", "a road move enters at least one locale", f"{path}/path")
+    if entry is None:
+        require(plan.app is None, "NT-53", "a road move must start in reserve", path)
+        assert plan.loc is not None
+        starts = [(plan.loc, s) for s in board.strands(plan.loc)]
+        rest, first_class = path_locs, None
+    else:
+        require(
+            path_locs[0] == entry.locale,
+            "NT-60",
+            f"the path must begin with the entry locale {entry.locale}",
+            f"{path}/path",
+        )
+        starts = [(entry.locale, entry.strand)]
+        rest, first_class = path_locs[1:], entry.road_class
+    found = routes(ctx, starts, rest, first_class)
+    require(bool(found), "NT-52", f"no connected road leads along {path_locs}", f"{path}/path")
+    n = len(path_locs)  # AMB-15: the entry locale counts as the first locale
+    fits = [r for r in found if n <= (MAIN_ROAD_REACH if r.main_only else LOCAL_ROAD_REACH)]
+    require(
+        bool(fits),
+        "NT-51",
+        f"a road move reaches 3 locales on main roads only, else 2; this one enters {n}",
+        f"{path}/path",
+    )
+    multi = plan.kind == "corps_move" and len(plan.units) >= 2
+    for i, loc in enumerate(path_locs):
+        final = i == n - 1
+        check_entry(
+            ctx, plan, loc, len(plan.units), final, plan.kind == "corps_move", f"{path}/path/{i}"
+        )
+        if multi:
+            require(
+                loc not in state.turn.reserve_entered,
+                "NT-54",
+                f"pieces moved into locale {loc}'s reserve this turn; no corps enters it by road",
+                f"{path}/path/{i}",
+            )
+            if not final:
+                require(
+                    not enemy_corps_adjacent(board, state, loc, plan.side),
+                    "NT-54",
+                    f"locale {loc} is next to an enemy corps of 2+ units; the march stops there",
+                    f"{path}/path/{i}",
+                )
+    last = path_locs[-1]
+    if end_app is not None:
+        require(
+            all(state.units[u].type == "CAV" for u in plan.units),
+            "NT-53",
+            "only cavalry may end a road move blocking an approach",
+            f"{path}/end_approach",
+        )
+        ok = any(
+            s.approach == end_app
+            for r in fits
+            for s in board.road_steps(last, r.steps[-1].to_strand if r.steps else starts[0][1])
+        )
+        require(
+            ok and end_app in board.approaches_of(last),
+            "NT-53",
+            f"{end_app} is not crossed by a road connected to the road used",
+            f"{path}/end_approach",
+        )
+    place(ctx, plan, last, end_app)
+    if multi:
+        for loc in path_locs:
+            if loc not in state.turn.road_locked:
+                state.turn.road_locked.append(loc)  # NT-54(b)
+    if end_app is not None:
+        for uid in plan.units:
+            state.units[uid].revealed = True  # NT-53: briefly shown to be cavalry
+        ctx.log("Cavalry shown: ", *_names(plan.units, face=True))
+
+
+def _names(ids: list[str], face: bool) -> list[str | U]:
+    out: list[str | U] = []
+    for i, uid in enumerate(ids):
+        if i:
+            out.append(", ")
+        out.append(U(uid, face=face))
+    return out
+
+
+def describe(ctx: Ctx, plan: MovePlan) -> list[str | U]:
+    if plan.kind == "unit_move":
+        return ["Unit Move: ", U(plan.units[0])]
+    label = "Corps Move" if plan.kind == "corps_move" else "Detachment Move"
+    return [f"{label}: {plan.commander} with ", *_names(plan.units, face=False)]
+
+
+def record(plan: MovePlan, extra: dict[str, JSON] | None = None) -> dict[str, JSON]:
+    out: dict[str, JSON] = {
+        "kind": plan.kind,
+        "commander": plan.commander,
+        "units": list(plan.units),
+        "from": plan.loc,
+    }
+    if extra:
+        out.update(extra)
+    return out
+
+
+def move_command(ctx: Ctx, side: str, kind: str, p: dict[str, JSON]) -> None:
+    """A corps_move, detach_move or unit_move that enters no enemy locale."""
+    plan = plan_move(ctx, side, kind, p)
+    start = plan.loc
+    if P.boolean(p, "road"):
+        path_locs = P.ints(p, "path", required=True)
+        end_app = P.string(p, "end_approach", required=False)
+        road_move(ctx, plan, path_locs, end_app, "")
+    else:
+        loc, app = P.position(p, "to")
+        ordinary_move(ctx, plan, loc, app, "/to")
+        place(ctx, plan, loc, app)
+    spend(ctx, plan, record(plan))
+    first = plan.units[0]
+    u = ctx.state.units[first]
+    ctx.log(
+        *describe(ctx, plan),
+        f" from locale {start} to locale {u.loc}",
+        f" blocking {u.app}." if u.app else " (reserve).",
+    )
+
+
+def reject_unknown(kind: str) -> None:
+    raise Illegal("NT-35", f"{kind!r} is not a command", "/kind")

@@ -1,0 +1,304 @@
+"""Standing instructions and deadline defaults (digest 4.5, 4.7).
+
+Every decision the engine waits for has a documented default answer here; `.deadline` applies it.
+The defending side may also file a standing instruction (`set_defense_plan`) that answers its
+decisions in advance; it is applied whenever it is legal in the actual situation, else the decision
+stays open. Each default is computed from facts the deciding side may know.
+
+Which decisions can be standing (pre-declared) and why: every decision of the defender — defend or
+vacate with leading units (2)+(4), the feint hold (3d), the counter-attack (7), the odd point of the
+attacker's losses (9a), the rest of its own losses (10c), the retreat plan, the hold after winning —
+depends only on public facts and the defender's own faces, so it can be written in advance.
+The attacker's decisions are made in his own turn, in the same sitting as the threat, so no standing
+instruction is needed for them; at a deadline they get the defaults A-OWN, A-ODD, A-ANCHOR and a
+cheapest feint.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from games.core.protocol import JSON
+from games.napoleons_triumph import payload as P
+from games.napoleons_triumph.attack import (
+    attack_options,
+    check_def_leading,
+    counter_candidates,
+    hold_candidates,
+    nameable,
+)
+from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.errors import Illegal, require
+from games.napoleons_triumph.pieces import elite_kind
+from games.napoleons_triumph.retreat import default_plan
+from games.napoleons_triumph.state import Attack, Pending, Unit, other
+
+PLAN_KEYS = {"scope", "on_threat", "counter", "loss_priority", "retreat", "hold"}
+
+
+def _rank_for_loss(u: Unit, order: list[str]) -> tuple[int, int, int, str]:
+    listed = order.index(u.id) if u.id in order else len(order)
+    return (listed, 1 if elite_kind(u) else 0, -u.strength, u.id)
+
+
+def strongest_leading(ctx: Ctx, atk: Attack, named: list[str]) -> list[str]:
+    """D-LEAD: the legal set of greatest strength, then fewest fresh elites, then fewer units."""
+    state = ctx.state
+    units = [x for x in named if x in state.units]
+    best: tuple[int, int, int, list[str]] = (0, 0, 0, [])
+    for k in (1, 2):
+        for combo in combinations(sorted(units), k):
+            try:
+                check_def_leading(ctx, atk, named, list(combo))
+            except Illegal:
+                continue
+            us = [state.units[x] for x in combo]
+            fresh = sum(
+                1
+                for u in us
+                if elite_kind(u) and elite_kind(u) not in state.elite_committed[u.side]
+            )
+            key = (sum(u.strength for u in us), -fresh, -len(us), list(combo))
+            if key[:3] > best[:3]:
+                best = key
+    return best[3]
+
+
+def default_defense(
+    ctx: Ctx, atk: Attack, mode: str = "defend", leading: str = "strongest"
+) -> tuple[str, dict[str, JSON]]:
+    """Forced case: name all blockers; free case: all eligible reserve pieces, at most one detached
+    unit (the strongest); leading units by D-LEAD."""
+    state = ctx.state
+    must, reserve, cmds = nameable(ctx, atk)
+    if must:
+        named = must
+    elif mode == "vacate" or not reserve:
+        return "vacate", {"retreat": default_plan(ctx, atk)}
+    else:
+        units = [state.units[x] for x in reserve]
+        detached = sorted((u for u in units if u.corps is None), key=lambda u: (-u.strength, u.id))
+        named = [u.id for u in units if u.corps is not None] + [u.id for u in detached[:1]]
+        named += [
+            c for c in cmds if any(state.units[x].corps == c for x in named if x in state.units)
+        ]
+    lead = strongest_leading(ctx, atk, named) if leading == "strongest" else []
+    return "defend", {"named": P.jlist(named), "leading": P.jlist(lead)}
+
+
+def pick_odd(ctx: Ctx, n: int, cands: list[str]) -> list[str]:
+    """eliminate_first: the point goes where it eliminates; else a committed elite; else by id."""
+    state = ctx.state
+
+    def key(uid: str) -> tuple[int, int, str]:
+        u = state.units[uid]
+        fresh = bool(elite_kind(u)) and elite_kind(u) not in state.elite_committed[u.side]
+        return (0 if u.strength == 1 else 1, 1 if fresh else 0, uid)
+
+    return sorted(cands, key=key)[:n]
+
+
+def spread_free(ctx: Ctx, n: int, cands: list[str], order: list[str]) -> list[JSON]:
+    """loss_priority: points in list order, then non-elite before elite, higher strength first."""
+    state = ctx.state
+    rows: list[JSON] = []
+    left = n
+    for uid in sorted(cands, key=lambda x: _rank_for_loss(state.units[x], order)):
+        if left <= 0:
+            break
+        sp = min(left, state.units[uid].strength)
+        rows.append({"unit": uid, "sp": sp})
+        left -= sp
+    return rows
+
+
+def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
+    """The documented default for every pending decision (digest 4.3 table, 4.7)."""
+    state = ctx.state
+    atk = state.attack
+    assert atk is not None
+    kind = pending.kind
+    if kind == "defend":
+        return default_defense(ctx, atk)
+    if kind == "retreat":
+        return "retreat_plan", default_plan(ctx, atk)
+    if kind in ("feint_hold", "hold"):
+        units, cmds = hold_candidates(ctx, atk)
+        return kind, {"pieces": [*units, *cmds]}
+    if kind == "counter":
+        return "counter", {"units": []}
+    if kind == "odd_loss":
+        n = pending.data["n"]
+        cands = pending.data["candidates"]
+        assert isinstance(n, int)
+        assert isinstance(cands, list)
+        return "place_odd_loss", {"units": list(pick_odd(ctx, n, [str(c) for c in cands]))}
+    if kind == "assign_losses":
+        n = pending.data["n"]
+        cands = pending.data["candidates"]
+        assert isinstance(n, int)
+        assert isinstance(cands, list)
+        return "assign_losses", {"losses": spread_free(ctx, n, [str(c) for c in cands], [])}
+    if kind == "anchor":
+        anchors: dict[str, JSON] = {}
+        corps = pending.data["corps"]
+        assert isinstance(corps, list)
+        for cid in corps:
+            members = [u for u in state.units.values() if u.corps == cid and u.where == "map"]
+            anchors[str(cid)] = max(
+                members, key=lambda u: (elite_kind(u) is None, u.strength, u.id)
+            ).id
+        return "choose_anchor", {"anchors": anchors}
+    options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    if atk.guard_attack and atk.guard_shown:
+        options = [{"kind": "unit_move", "unit": atk.guard_shown}]
+    if kind == "after_vacate":
+        return "declare_after_vacate", {"commands": P.jlist(options[:1])}
+    if kind == "feint":
+        if not options:
+            return "no_feint", {}
+        first = options[0]
+        blocking = _starts_blocking(ctx, first)
+        return "declare_feint", {"commands": [first], "end": "block" if blocking else "reserve"}
+    if kind == "declare":
+        payload: dict[str, JSON] = {
+            "commands": P.jlist(options[:1]),
+            "width": "narrow",
+            "leading": [],
+        }
+        if len(atk.def_leading) == 2:
+            payload["target"] = atk.def_leading[0]
+        if atk.guard_attack and atk.guard_shown:
+            payload["leading"] = [atk.guard_shown]
+        return "declare_attack", payload
+    raise Illegal("NT-0", f"no default for a {kind!r} decision")
+
+
+def _starts_blocking(ctx: Ctx, spec: dict[str, JSON]) -> bool:
+    if spec.get("kind") == "unit_move":
+        return ctx.state.units[str(spec["unit"])].app is not None
+    return ctx.state.commanders[str(spec["commander"])].app is not None
+
+
+# ----------------------------------------------------------------------------- standing plans
+
+
+def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
+    """Store a standing instruction (digest 4.5). Private: only `side` sees it."""
+    for key in p:
+        require(key in PLAN_KEYS, "NT-0", f"unknown plan field {key!r}", f"/{key}")
+    scope = P.mapping(p, "scope")
+    if scope.get("default") is True:
+        scope_key = "default"
+    else:
+        loc = scope.get("locale")
+        require(
+            isinstance(loc, int) and loc in ctx.board.locales,
+            "NT-0",
+            'scope is {"default": true} or {"locale": n}',
+            "/scope",
+        )
+        scope_key = str(loc)
+    threat = P.mapping(p, "on_threat")
+    mode = threat.get("mode", "ask")
+    require(
+        mode in ("defend", "vacate", "ask"),
+        "NT-0",
+        "on_threat.mode is defend, vacate or ask",
+        "/on_threat/mode",
+    )
+    lead = threat.get("leading", "strongest")
+    require(
+        lead in ("strongest", "none"),
+        "NT-0",
+        "on_threat.leading is strongest or none",
+        "/on_threat/leading",
+    )
+    ctr = P.mapping(p, "counter").get("policy", "ask")
+    require(
+        ctr in ("none", "ask", "win_if_possible"),
+        "NT-0",
+        "counter.policy is none, ask or win_if_possible",
+        "/counter/policy",
+    )
+    order = P.strings(p, "loss_priority")
+    hold = p.get("hold", "ask")
+    require(hold in ("all_named", "ask"), "NT-0", "hold is all_named or ask", "/hold")
+    retreat = P.mapping(p, "retreat").get("mode", "default")
+    require(
+        retreat in ("default", "ask"), "NT-0", "retreat.mode is default or ask", "/retreat/mode"
+    )
+    plans = dict(ctx.state.plans.get(side, {}))
+    plans[scope_key] = {
+        "mode": mode,
+        "leading": lead,
+        "counter": ctr,
+        "loss_priority": list(order),
+        "hold": hold,
+        "retreat": retreat,
+    }
+    ctx.state.plans[side] = plans
+    ctx.private(side, f"Standing instruction stored for {scope_key}.")
+
+
+def standing_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]] | None:
+    """The answer a stored instruction gives to this decision, or None (ask the player)."""
+    state = ctx.state
+    atk = state.attack
+    if atk is None or pending.side == atk.attacker:
+        return None
+    plans = state.plans.get(pending.side, {})
+    raw = plans.get(str(atk.def_locale)) or plans.get("default")
+    if not isinstance(raw, dict):
+        return None
+    plan = raw
+    order = [str(x) for x in plan.get("loss_priority", []) or [] if isinstance(x, str)]  # type: ignore[union-attr]
+    kind = pending.kind
+    if kind == "defend" and plan["mode"] != "ask":
+        return default_defense(ctx, atk, mode=str(plan["mode"]), leading=str(plan["leading"]))
+    if kind == "counter":
+        if plan["counter"] == "none":
+            return "counter", {"units": []}
+        if plan["counter"] == "win_if_possible":
+            return "counter", {"units": P.jlist(_winning_counter(ctx, atk))}
+    if kind in ("feint_hold", "hold") and plan["hold"] == "all_named":
+        return default_answer(ctx, pending)
+    if kind == "retreat" and plan["retreat"] == "default":
+        return "retreat_plan", default_plan(ctx, atk, order)
+    if kind in ("odd_loss", "assign_losses"):
+        k, payload = default_answer(ctx, pending)
+        if kind == "assign_losses" and order:
+            n, cands = pending.data["n"], pending.data["candidates"]
+            assert isinstance(n, int)
+            assert isinstance(cands, list)
+            payload = {"losses": spread_free(ctx, n, [str(c) for c in cands], order)}
+        return k, payload
+    return None
+
+
+def _winning_counter(ctx: Ctx, atk: Attack) -> list[str]:
+    """win_if_possible: the weakest counter-attack that makes the defender the final winner."""
+    from games.napoleons_triumph.attack import winner
+
+    state = ctx.state
+    assert atk.prelim is not None
+    cands = counter_candidates(ctx, atk)
+    best: list[str] = []
+    best_cost = None
+    for k in (1, 2):
+        for combo in combinations(sorted(cands), k):
+            us = [state.units[x] for x in combo]
+            if any(u.type == "ART" for u in us):
+                continue
+            if any(u.type in ("INF", "GUARD") for u in us) and atk.prelim_winner != atk.attacker:
+                continue
+            if k == 2 and not (
+                us[0].type == us[1].type and us[0].corps and us[0].corps == us[1].corps
+            ):
+                continue
+            f = atk.prelim - sum(u.strength - 1 for u in us)
+            if winner(ctx, atk, f) == other(atk.attacker):
+                cost = sum(u.strength for u in us)
+                if best_cost is None or cost < best_cost:
+                    best, best_cost = list(combo), cost
+    return best

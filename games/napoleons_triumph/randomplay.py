@@ -1,0 +1,347 @@
+"""Random legal play: a generator of random legal actions for a role (for the fuzzer and tests).
+
+Candidates are drawn at random from what the role can see and kept only if `validate` accepts them;
+the documented default answer (always legal) is the fallback for every decision, `end_turn` for a
+command phase.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from games.core.protocol import JSON, Action
+from games.core.rng import Rng
+from games.napoleons_triumph import policies
+from games.napoleons_triumph.attack import (
+    attack_options,
+    counter_candidates,
+    hold_candidates,
+    nameable,
+)
+from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.movement import ordinary_targets
+from games.napoleons_triumph.payload import jlist
+from games.napoleons_triumph.pieces import corps_units, occupant, units_in
+from games.napoleons_triumph.reinforcements import first_round
+from games.napoleons_triumph.state import AL, MAP, OFFMAP, F, GameState, other
+
+if TYPE_CHECKING:
+    from games.napoleons_triumph.rules import NapoleonsTriumph
+
+TRIES = 25
+
+
+def random_action(rules: NapoleonsTriumph, state: GameState, role: str, rng: Rng) -> Action | None:
+    prompts = rules.prompts(state)
+    if role not in prompts:
+        return None
+    ctx = rules.ctx(state)
+    side = state.roles[role]
+    for _ in range(TRIES):
+        cand = _candidate(ctx, side, rng)
+        if cand is None:
+            break
+        action = Action(role, cand[0], cand[1])
+        if not rules.validate(state, action):
+            return action
+    if state.phase == "setup_AL" or state.phase == "setup_F":
+        return None
+    if state.pending is None:
+        return Action(role, "end_turn", {})
+    kind, payload = policies.default_answer(ctx, state.pending)
+    return Action(role, kind, payload)
+
+
+def _candidate(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
+    state = ctx.state
+    if state.phase == "setup_AL":
+        return "allied_setup", _setup(ctx, AL, rng)
+    if state.phase == "setup_F":
+        return "french_setup", _setup(ctx, F, rng)
+    if state.pending is not None:
+        return _answer(ctx, side, rng)
+    return _command(ctx, side, rng)
+
+
+# ----------------------------------------------------------------------------- set-up
+
+
+def _setup(ctx: Ctx, side: str, rng: Rng) -> dict[str, JSON]:
+    board, state = ctx.board, ctx.state
+    cmds = [c for c in board.commanders.values() if c.side == side]
+    units = sorted(u.id for u in state.units.values() if u.side == side)
+    rng.shuffle(units)
+    sdef = board.scenarios[state.scenario]
+    on_map_ids = {c.id for c in cmds if not c.reinforcement}
+    if side == AL and sdef.allied_start != "all_corps_on_board":
+        on_map_ids = set(rng.sample(sorted(on_map_ids), 2))
+    cap = {
+        c.id: (
+            min(8, board.locales[c.setup_locale].capacity)
+            if c.id in on_map_ids and c.setup_locale is not None
+            else 8
+        )
+        for c in cmds
+    }
+    groups: dict[str, list[str]] = {c.id: [] for c in cmds}
+    if side == F:  # each reinforcement corps gets a unit that is not INF2 first (NT-22)
+        for c in cmds:
+            if c.reinforcement:
+                pick = next(
+                    u for u in units if (state.units[u].type, state.units[u].strength) != ("INF", 2)
+                )
+                units.remove(pick)
+                groups[c.id].append(pick)
+    for c in cmds:
+        while len(groups[c.id]) < c.min_units and units:
+            groups[c.id].append(units.pop())
+    order = [c.id for c in cmds]
+    while units:
+        open_ = [cid for cid in order if len(groups[cid]) < cap[cid]]
+        if not open_:
+            break
+        groups[rng.choice(open_)].append(units.pop())
+    corps: list[JSON] = []
+    for c in cmds:
+        off = c.id not in on_map_ids
+        app: str | None = None
+        if not off and c.setup_locale is not None and rng.chance(1, 4):
+            apps = [
+                a for a in board.approaches_of(c.setup_locale) if not board.approaches[a].impassable
+            ]
+            app = rng.choice(apps)
+        corps.append(
+            {"commander": c.id, "units": list(groups[c.id]), "approach": app, "off_map": off}
+        )
+    out: dict[str, JSON] = {"corps": corps}
+    if side == F:
+        dets: list[JSON] = []
+        placed: dict[str, str] = {}
+        for entry in corps:
+            assert isinstance(entry, dict)
+            if entry["off_map"]:
+                continue
+            us = entry["units"]
+            assert isinstance(us, list)
+            for u in us:
+                placed[str(u)] = str(entry["commander"])
+        battery = next((u for u in sorted(placed) if state.units[u].type == "ART"), None)
+        for _ in range(rng.below(4)):
+            uid = rng.choice(sorted(placed))
+            cid = placed[uid]
+            origin = board.commanders[cid].setup_locale
+            if uid == battery or origin is None:
+                continue
+            near = [loc for loc, d in board.distances_from(origin).items() if d <= 2]
+            loc = rng.choice(sorted(near))
+            dets.append({"unit": uid, "position": {"locale": loc, "approach": None}})
+            del placed[uid]
+        out["detachments"] = dets
+        if battery is not None:
+            home = board.commanders[placed[battery]].setup_locale
+            assert home is not None
+            apps = [a for a in board.approaches_of(home) if not board.approaches[a].impassable]
+            on_santon = bool(state.options.get("santon")) and home == board.santon
+            out["fixed_battery"] = {
+                "unit": battery,
+                "approach": None if on_santon else rng.choice(apps),
+            }
+        else:
+            out["fixed_battery"] = None
+    return out
+
+
+# ----------------------------------------------------------------------------- commands
+
+
+def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
+    state, board = ctx.state, ctx.board
+    used = len(state.turn.commands)
+    if rng.below(12) < 1 + used // 2:
+        return "end_turn", {}
+    roll = rng.below(10)
+    mine = [u for u in state.units.values() if u.side == side and u.where == MAP and not u.fixed]
+    if roll < 3 and mine:  # threaten
+        locs = sorted({u.loc for u in mine if u.loc is not None})
+        rng.shuffle(locs)
+        for loc in locs:
+            apps = [
+                a
+                for a in board.approaches_of(loc)
+                if not board.approaches[a].impassable
+                and occupant(state, board.other_locale(a, loc)) == other(side)
+            ]
+            if apps:
+                app = rng.choice(apps)
+                guards = [
+                    u.id
+                    for u in units_in(state, loc, side)
+                    if u.type == "GUARD" and u.app in (None, app)
+                ]
+                guard = bool(guards) and rng.chance(1, 3)
+                return "threaten", {
+                    "attack_locale": loc,
+                    "approach": app,
+                    "guard_attack": guard,
+                    "show_guard": guards[0] if guard else None,
+                }
+    if roll < 5 and mine:  # unit move
+        u = rng.choice(sorted(mine, key=lambda x: x.id))
+        return "unit_move", _move_payload(ctx, u.loc, u.app, rng, {"unit": u.id})
+    cmds = [c for c in state.commanders.values() if c.side == side and c.where == MAP]
+    if roll < 8 and cmds:
+        c = rng.choice(sorted(cmds, key=lambda x: x.id))
+        members = corps_units(state, c.id)
+        stuck = [u.id for u in members if u.fixed or u.moves >= 1]
+        if rng.chance(1, 3) and len(members) > 1:
+            movers = [u.id for u in members if u.id not in stuck]
+            k = 1 + rng.below(max(1, len(movers) - 1))
+            return "detach_move", _move_payload(
+                ctx, c.loc, c.app, rng, {"commander": c.id, "units": jlist(movers[:k])}, road=False
+            )
+        return "corps_move", _move_payload(
+            ctx, c.loc, c.app, rng, {"commander": c.id, "detach": jlist(stuck)}
+        )
+    if roll < 9 and cmds:
+        c = rng.choice(sorted(cmds, key=lambda x: x.id))
+        others = [
+            u for u in units_in(state, c.loc or 0, side) if u.app == c.app and u.corps != c.id
+        ]
+        if others:
+            return "attach", {"commander": c.id, "unit": rng.choice(sorted(o.id for o in others))}
+    waiting = [
+        c
+        for c in state.commanders.values()
+        if c.side == side and c.where == OFFMAP and state.round >= first_round(ctx, c.id)
+    ]
+    if waiting:
+        c = rng.choice(sorted(waiting, key=lambda x: x.id))
+        entries = [e for e in board.entries if e.side == side]
+        e = rng.choice(entries)
+        path = [e.locale]
+        node = (e.locale, e.strand)
+        if rng.chance(1, 2):
+            steps = board.road_steps(*node)
+            if steps:
+                path.append(rng.choice(steps).to_locale)
+        if rng.chance(1, 2):
+            return "enter_reinforcement", {
+                "command": "corps_move",
+                "commander": c.id,
+                "entry": e.id,
+                "path": list(path),
+            }
+        us = sorted(u.id for u in state.units.values() if u.corps == c.id and u.where == OFFMAP)
+        return "enter_reinforcement", {
+            "command": "unit_move",
+            "unit": rng.choice(us),
+            "entry": e.id,
+            "path": list(path),
+        }
+    return "end_turn", {}
+
+
+def _move_payload(
+    ctx: Ctx, loc: int | None, app: str | None, rng: Rng, base: dict[str, JSON], road: bool = True
+) -> dict[str, JSON]:
+    board = ctx.board
+    out = dict(base)
+    assert loc is not None
+    if road and app is None and board.strands(loc) and rng.chance(1, 3):
+        node = (loc, rng.choice(board.strands(loc)))
+        path: list[JSON] = []
+        for _ in range(1 + rng.below(3)):
+            steps = board.road_steps(*node)
+            if not steps:
+                break
+            s = rng.choice(steps)
+            path.append(s.to_locale)
+            node = (s.to_locale, s.to_strand)
+        out.update({"road": True, "path": path})
+        return out
+    targets = ordinary_targets(ctx, loc, app)
+    tl, ta = rng.choice(targets)
+    out.update({"road": False, "to": {"locale": tl, "approach": ta}})
+    return out
+
+
+# ----------------------------------------------------------------------------- answers
+
+
+def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
+    state = ctx.state
+    pending = state.pending
+    atk = state.attack
+    assert pending is not None
+    assert atk is not None
+    kind = pending.kind
+    if rng.chance(1, 3):
+        return policies.default_answer(ctx, pending)
+    if kind == "defend":
+        must, reserve, cmds = nameable(ctx, atk)
+        if not must and rng.chance(1, 4):
+            return policies.default_defense(ctx, atk, mode="vacate")
+        named = must or rng.sample(reserve, 1 + rng.below(max(1, len(reserve))))
+        if not must:
+            named += [c for c in cmds if rng.chance(1, 2)]
+        units = [x for x in named if x in state.units]
+        lead = rng.sample(units, rng.below(min(2, len(units)) + 1)) if units else []
+        return "defend", {"named": jlist(named), "leading": jlist(lead)}
+    options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    if atk.guard_attack and atk.guard_shown:
+        options = [
+            o for o in options if o.get("unit") == atk.guard_shown or o.get("kind") == "corps_move"
+        ]
+    if not options:
+        return policies.default_answer(ctx, pending)
+    if kind == "feint":
+        if rng.chance(1, 3):
+            spec = rng.choice(options)
+            return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
+        return "no_feint", {}
+    if kind == "after_vacate":
+        return "declare_after_vacate", {
+            "commands": [rng.choice(options)],
+            "artillery": rng.chance(1, 5),
+        }
+    if kind == "declare":
+        spec = rng.choice(options)
+        if spec["kind"] == "unit_move":
+            movers = [str(spec["unit"])]
+        else:
+            detach = spec["detach"]
+            assert isinstance(detach, list)
+            movers = [
+                u.id
+                for u in corps_units(state, str(spec["commander"]))
+                if u.where == MAP and u.id not in detach
+            ]
+        width = rng.choice(["narrow", "wide"])
+        lead = rng.sample(movers, rng.below(min(2, len(movers)) + 1))
+        if atk.guard_attack and atk.guard_shown in movers and atk.guard_shown not in lead:
+            lead = [atk.guard_shown]
+        payload: dict[str, JSON] = {"commands": [spec], "width": width, "leading": list(lead)}
+        if len(atk.def_leading) == 2:
+            payload["target"] = rng.choice(atk.def_leading)
+        return "declare_attack", payload
+    if kind == "counter":
+        cands = counter_candidates(ctx, atk)
+        return "counter", {"units": jlist(rng.sample(cands, rng.below(min(2, len(cands)) + 1)))}
+    if kind == "odd_loss":
+        n, candidates = pending.data["n"], pending.data["candidates"]
+        assert isinstance(n, int)
+        assert isinstance(candidates, list)
+        return "place_odd_loss", {"units": rng.sample([str(c) for c in candidates], n)}
+    if kind in ("hold", "feint_hold"):
+        units, cmds = hold_candidates(ctx, atk)
+        pick = rng.sample(units, 1 + rng.below(len(units))) if units else []
+        return kind, {"pieces": jlist(pick + [c for c in cmds if rng.chance(1, 2)])}
+    if kind == "anchor":
+        corps = pending.data["corps"]
+        assert isinstance(corps, list)
+        anchors: dict[str, JSON] = {}
+        for cid in corps:
+            members = sorted(u.id for u in corps_units(state, str(cid)) if u.where == MAP)
+            anchors[str(cid)] = rng.choice(members)
+        return "choose_anchor", {"anchors": anchors}
+    return policies.default_answer(ctx, pending)

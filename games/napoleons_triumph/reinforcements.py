@@ -1,0 +1,109 @@
+"""Reinforcements (rulebook chapter 10, L296-310): entry areas, arrival rounds, surprise bonus."""
+
+from __future__ import annotations
+
+from games.core.protocol import JSON
+from games.napoleons_triumph import payload as P
+from games.napoleons_triumph.commands import (
+    MovePlan,
+    check_corps_budget,
+    check_independent_budget,
+    spend,
+)
+from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.errors import require
+from games.napoleons_triumph.morale import gain_morale
+from games.napoleons_triumph.movement import describe, record, road_move
+from games.napoleons_triumph.pieces import occupant
+from games.napoleons_triumph.state import MAP, OFFMAP, F, other
+
+SURPRISE_MORALE = 4  # NT-63, NT-115
+
+
+def first_round(ctx: Ctx, commander: str) -> int:
+    """NT-57: French from the round on the time track; Allied (1 December) from the first round."""
+    rounds = ctx.board.scenarios[ctx.state.scenario].reinforcement_rounds
+    return rounds.get(commander, 1)
+
+
+def enter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
+    """NT-59..NT-63: a Corps Move or Unit Move that brings pieces on by road from an entry area."""
+    state, board = ctx.state, ctx.board
+    command = P.req_str(p, "command")
+    require(
+        command in ("corps_move", "unit_move"),
+        "NT-61",
+        "reinforcements enter by a Corps Move or a Unit Move",
+        "/command",
+    )
+    entry_id = P.req_str(p, "entry")
+    entries = {e.id: e for e in board.entries}
+    require(
+        entry_id in entries and entries[entry_id].side == side,
+        "NT-59",
+        f"{entry_id!r} is not one of your entry areas",
+        "/entry",
+    )
+    entry = entries[entry_id]
+    require(
+        occupant(state, entry.locale) != other(side),
+        "NT-59",
+        f"entry area {entry_id} is occupied by the enemy",
+        "/entry",
+    )
+    if command == "corps_move":
+        cid = P.req_str(p, "commander")
+        c = state.commanders.get(cid)
+        require(
+            c is not None and c.side == side and c.where == OFFMAP,
+            "NT-56",
+            f"{cid!r} is not one of your reinforcements waiting off the map",
+            "/commander",
+        )
+        assert c is not None
+        check_corps_budget(ctx, c, "/commander")
+        units = sorted(u.id for u in state.units.values() if u.corps == cid and u.where == OFFMAP)
+        plan = MovePlan("corps_move", side, cid, units)
+    else:
+        uid = P.req_str(p, "unit")
+        u = state.units.get(uid)
+        require(
+            u is not None and u.side == side and u.where == OFFMAP,
+            "NT-56",
+            f"{uid!r} is not one of your reinforcement units off the map",
+            "/unit",
+        )
+        assert u is not None
+        assert u.corps is not None
+        check_independent_budget(ctx, side, "/unit")
+        mates = [x for x in state.units.values() if x.corps == u.corps and x.where == OFFMAP]
+        require(
+            len(mates) > 1,
+            "NT-42",
+            f"{uid} is the last unit of {u.corps}; bring the corps in by Corps Move",
+            "/unit",
+        )
+        cid = u.corps
+        plan = MovePlan("unit_move", side, None, [uid])
+    require(
+        state.round >= first_round(ctx, cid),
+        "NT-57",
+        f"{cid}'s reinforcements may enter from round {first_round(ctx, cid)}",
+        "/",
+    )
+    path_locs = P.ints(p, "path", required=True)
+    end_app = P.string(p, "end_approach", required=False)
+    road_move(ctx, plan, path_locs, end_app, "", entry=entry)  # NT-60: always by road
+    for uid in plan.units:
+        u = state.units[uid]
+        u.arrived = side == F  # NT-62(a): a second move command in the arrival turn
+    if command == "corps_move":
+        c = state.commanders[cid]
+        c.arrived = side == F  # NT-62(b)
+    spend(ctx, plan, record(plan, {"entry": entry_id}))
+    first_u = state.units[plan.units[0]]
+    ctx.log(*describe(ctx, plan), f" enters at {entry_id} and reaches locale {first_u.loc}.")
+    if side == F and not state.reinforcements_entered:
+        state.reinforcements_entered = True  # NT-63: the victory conditions change for good
+        gain_morale(ctx, F, SURPRISE_MORALE, "first French reinforcements")
+    assert first_u.where == MAP

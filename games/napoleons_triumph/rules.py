@@ -1,0 +1,286 @@
+"""The Ruleset for Napoleon's Triumph: a thin dispatcher over the rulebook's chapters.
+
+`validate` runs exactly the code of `apply` on a scratch copy and reports the first rule that
+refuses, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+
+from games.core.protocol import (
+    JSON,
+    SYSTEM,
+    Action,
+    GameConfig,
+    LogEntry,
+    Prompt,
+    Rejection,
+    Result,
+    Role,
+    RoleInfo,
+    Step,
+)
+from games.core.rng import Rng
+from games.napoleons_triumph import attack, deployment, movement, policies, reinforcements
+from games.napoleons_triumph import payload as P
+from games.napoleons_triumph import state as S
+from games.napoleons_triumph import view as V
+from games.napoleons_triumph.board import Board, board_named
+from games.napoleons_triumph.commands import attach
+from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.errors import Illegal, require
+from games.napoleons_triumph.morale import GameOver
+from games.napoleons_triumph.scenario import DEFAULT_ROLES, new_game
+from games.napoleons_triumph.state import GameState
+from games.napoleons_triumph.turns import end_turn, start_game
+
+Handler = Callable[[Ctx, str, dict[str, JSON]], None]
+
+COMMANDS: dict[str, Handler] = {
+    "corps_move": lambda c, s, p: movement.move_command(c, s, "corps_move", p),
+    "detach_move": lambda c, s, p: movement.move_command(c, s, "detach_move", p),
+    "unit_move": lambda c, s, p: movement.move_command(c, s, "unit_move", p),
+    "attach": attach,
+    "enter_reinforcement": reinforcements.enter,
+    "threaten": attack.threaten,
+    "end_turn": lambda c, s, p: end_turn(c),
+}
+# pending decision -> the action kinds that answer it
+ANSWERS: dict[str, dict[str, Handler]] = {
+    "defend": {"defend": attack.defend, "vacate": attack.vacate},
+    "retreat": {"retreat_plan": attack.answer_retreat},
+    "after_vacate": {"declare_after_vacate": attack.declare_after_vacate},
+    "feint": {"declare_feint": attack.declare_feint, "no_feint": attack.no_feint},
+    "feint_hold": {"feint_hold": attack.hold},
+    "hold": {"hold": attack.hold},
+    "declare": {"declare_attack": attack.declare_attack},
+    "counter": {"counter": attack.counter},
+    "odd_loss": {"place_odd_loss": attack.place_odd_loss},
+    "assign_losses": {"assign_losses": attack.assign_losses},
+    "anchor": {"choose_anchor": attack.choose_anchor},
+}
+SETUP: dict[str, Handler] = {
+    "allied_setup": deployment.allied_setup,
+    "french_setup": deployment.french_setup,
+}
+NOT_YET = {
+    "ride_on": "NT-98",
+    "auction_bid": "NT-134",
+    "auction_pass": "NT-135",
+    "auction_choose_side": "NT-135",
+}
+ALWAYS = {"set_defense_plan", "resign"}
+KNOWN = (
+    set(COMMANDS) | {k for a in ANSWERS.values() for k in a} | set(SETUP) | ALWAYS | set(NOT_YET)
+)
+
+
+def _side_of(state: GameState, role: str) -> str:
+    side = state.roles.get(role)
+    require(side is not None, "NT-140", f"{role!r} plays no side in this game", "/role")
+    assert side is not None
+    return side
+
+
+def _dispatch(ctx: Ctx, action: Action) -> None:
+    state = ctx.state
+    require(state.phase != "over", "NT-128", "the game is over")
+    kind = action.kind
+    if action.role == SYSTEM:
+        require(kind == ".deadline", "NT-0", f"the system does not send {kind!r}", "/kind")
+        _deadline(ctx)
+        return
+    require(kind in KNOWN, "NT-0", f"unknown action kind {kind!r}", "/kind")
+    if kind in NOT_YET:
+        raise Illegal(NOT_YET[kind], f"{kind} is not implemented yet", "/kind")
+    side = _side_of(state, action.role)
+    p = P.obj(action.payload)
+    if kind == "set_defense_plan":
+        policies.set_defense_plan(ctx, side, p)
+        return
+    if kind == "resign":
+        _resign(ctx, side)
+        return
+    if state.phase.startswith("setup"):
+        require(kind in SETUP, "NT-19", f"set-up is not finished; {kind!r} must wait", "/kind")
+        SETUP[kind](ctx, side, p)
+        if state.phase == "turn":
+            start_game(ctx)
+        return
+    pending = state.pending
+    if pending is not None:
+        answers = ANSWERS[pending.kind]
+        require(
+            side == pending.side,
+            "NT-35",
+            f"waiting for the {'French' if pending.side == 'F' else 'Allies'} to answer "
+            f"({pending.kind})",
+            "/kind",
+        )
+        require(
+            kind in answers,
+            "NT-35",
+            f"the open decision is {pending.kind}; answer with {' or '.join(sorted(answers))}",
+            "/kind",
+        )
+        answers[kind](ctx, side, p)
+        return
+    require(side == state.active, "NT-35", "it is not your turn", "/role")
+    require(
+        kind in COMMANDS, "NT-35", f"{kind!r} is not a command; nothing is waiting for it", "/kind"
+    )
+    COMMANDS[kind](ctx, side, p)
+
+
+def _deadline(ctx: Ctx) -> None:
+    """Digest 4.7: the open decision gets its default; a turn with nothing open ends."""
+    state = ctx.state
+    if state.phase.startswith("setup"):
+        raise Illegal("NT-19", "set-up has no default; the platform's missed-turn policy applies")
+    if state.pending is None:
+        end_turn(ctx)
+        return
+    kind, payload = policies.default_answer(ctx, state.pending)
+    side = state.pending.side
+    ctx.log(f"Deadline: the default answer is applied for the {state.pending.kind} decision.")
+    role = next(r for r, s in state.roles.items() if s == side)
+    _dispatch(ctx, Action(role, kind, payload))
+
+
+def _resign(ctx: Ctx, side: str) -> None:
+    state = ctx.state
+    state.phase = "over"
+    state.pending = None
+    state.result = {
+        "winner": S.other(side),
+        "kind": "resignation",
+        "reason": f"{'French' if side == 'F' else 'Allies'} resigned",
+    }
+    ctx.log(f"The {'French' if side == 'F' else 'Allies'} resign.")
+
+
+def _auto_answers(ctx: Ctx) -> Ctx:
+    """Apply standing instructions to open defender decisions while they are legal (digest 4.5)."""
+    for _ in range(50):
+        pending = ctx.state.pending
+        if pending is None:
+            return ctx
+        answer = policies.standing_answer(ctx, pending)
+        if answer is None:
+            return ctx
+        trial = Ctx(ctx.board, S.clone(ctx.state), list(ctx.entries))
+        role = next(r for r, s in trial.state.roles.items() if s == pending.side)
+        try:
+            _run(trial, Action(role, answer[0], answer[1]))
+        except Illegal:
+            return ctx
+        ctx = trial
+    return ctx
+
+
+def _run(ctx: Ctx, action: Action) -> None:
+    with contextlib.suppress(GameOver):
+        _dispatch(ctx, action)
+
+
+class NapoleonsTriumph:
+    id = "napoleons_triumph"
+    version = 1
+    title = "Napoleon's Triumph"
+
+    def scenarios(self) -> Sequence[str]:
+        return ("DEC2", "DEC1")
+
+    def roles(self, scenario: str, options: Mapping[str, JSON]) -> Sequence[RoleInfo]:
+        roles = options.get("roles")
+        if isinstance(roles, dict):
+            return tuple(RoleInfo(str(r), str(r), str(s)) for r, s in roles.items())
+        return tuple(
+            RoleInfo(r, "Allied army" if s == "AL" else "French army", s)
+            for r, s in DEFAULT_ROLES.items()
+        )
+
+    def setup(self, config: GameConfig, rng: Rng) -> GameState:
+        return new_game(config.scenario, config.options, rng)
+
+    def board(self, state: GameState) -> Board:
+        return board_named(state.board)
+
+    def ctx(self, state: GameState) -> Ctx:
+        return Ctx(board_named(state.board), state)
+
+    def prompts(self, state: GameState) -> Mapping[Role, Prompt]:
+        if state.phase == "over":
+            return {}
+        if state.phase.startswith("setup"):
+            side = state.active
+            kind = "allied_setup" if side == "AL" else "french_setup"
+            return self._for_side(
+                state, side, {kind: "organise and place your corps"}, "Set up your army."
+            )
+        if state.pending is not None:
+            kinds = dict.fromkeys(ANSWERS[state.pending.kind], state.pending.kind)
+            return self._for_side(
+                state, state.pending.side, kinds, f"Attack decision: {state.pending.kind}."
+            )
+        return self._for_side(state, state.active, dict.fromkeys(COMMANDS, "command"), "Your turn.")
+
+    @staticmethod
+    def _for_side(
+        state: GameState, side: str, kinds: Mapping[str, JSON], text: str
+    ) -> Mapping[Role, Prompt]:
+        return {r: Prompt(r, dict(kinds), text) for r, s in state.roles.items() if s == side}
+
+    def validate(self, state: GameState, action: Action) -> Sequence[Rejection]:
+        try:
+            self._apply(state, action)
+        except Illegal as e:
+            return (e.rejection,)
+        return ()
+
+    def apply(self, state: GameState, action: Action, rng: Rng) -> Step[GameState]:
+        ctx, turn_ended = self._apply(state, action)
+        return Step(ctx.state, tuple(ctx.entries), turn_ended)
+
+    def _apply(self, state: GameState, action: Action) -> tuple[Ctx, bool]:
+        ctx = Ctx(board_named(state.board), S.clone(state))
+        before = (ctx.state.active, ctx.state.turn_number)
+        _run(ctx, action)
+        ctx = _auto_answers(ctx)
+        return ctx, before != (ctx.state.active, ctx.state.turn_number) or ctx.state.phase == "over"
+
+    def view(self, state: GameState, role: Role) -> JSON:
+        return V.view(self.ctx(state), role)
+
+    def result(self, state: GameState) -> Result | None:
+        if state.result is None:
+            return None
+        winner = state.result["winner"]
+        winners = tuple(r for r, s in state.roles.items() if s == winner)
+        return Result(
+            winners,
+            f"{'French' if winner == 'F' else 'Allied'} {state.result['kind']} victory",
+            state.result,
+        )
+
+    def dump(self, state: GameState) -> JSON:
+        return S.dump(state)
+
+    def load(self, data: JSON) -> GameState:
+        return S.load(data)
+
+    def parse_text(self, state: GameState, role: Role, text: str) -> Sequence[Action] | Rejection:
+        from games.napoleons_triumph.text import parse_text
+
+        return parse_text(self.ctx(state), role, text)
+
+    def random_action(self, state: GameState, role: Role, rng: Rng) -> Action | None:
+        from games.napoleons_triumph.randomplay import random_action
+
+        return random_action(self, state, role, rng)
+
+    def log_for(self, entries: Sequence[LogEntry], role: Role) -> list[str]:
+        """The lines of a log a role may read (the platform filters Event.log the same way)."""
+        return [e.text for e in entries if e.audience is None or role in e.audience]

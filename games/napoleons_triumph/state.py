@@ -1,0 +1,199 @@
+"""The game state of Napoleon's Triumph: plain mutable dataclasses, copied before every change.
+
+`apply` never mutates its input: it works on `clone(state)`. The JSON form (`dump`/`load`) is the
+canonical persisted form and the input of the state hash. No floats anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import TypeVar
+
+from games.core.protocol import JSON
+
+F = "F"
+AL = "AL"
+SIDES = (AL, F)
+
+
+def other(side: str) -> str:
+    return F if side == AL else AL
+
+
+# Where a piece is: "pool" (not yet organised at set-up), "offmap" (a reinforcement not yet
+# entered), "map", "dead" (eliminated).
+POOL, OFFMAP, MAP, DEAD = "pool", "offmap", "map", "dead"
+
+
+@dataclass(slots=True)
+class Unit:
+    id: str
+    side: str
+    type: str  # INF GUARD CAV ART
+    strength: int
+    where: str = POOL
+    loc: int | None = None
+    app: str | None = None  # None = in reserve, else the approach it blocks (NT-13)
+    corps: str | None = None  # commander id, or None = detached (NT-31)
+    fixed: bool = False  # the French fixed battery (NT-24)
+    moves: int = 0  # move commands received this turn (NT-43)
+    arrived: bool = False  # entered as a reinforcement this turn (NT-62)
+    named_via: list[str] = field(default_factory=list)  # approaches it was named against (NT-72)
+    retreated: bool = False  # retreated after combat this turn (NT-109)
+    revealed: bool = False  # face currently shown to the opponent
+
+
+@dataclass(slots=True)
+class Commander:
+    id: str
+    side: str
+    where: str = POOL
+    loc: int | None = None
+    app: str | None = None
+    commands: int = 0  # corps commands given this turn (NT-37)
+    arrived: bool = False  # entered as a reinforcement this turn (NT-62)
+
+
+@dataclass(slots=True)
+class TurnBook:
+    """Per-turn bookkeeping, reset at the start of every player turn."""
+
+    independent_used: int = 0  # NT-38
+    corps_used: int = 0  # NT-37 (limit 5 for the Allies)
+    reserve_entered: list[int] = field(default_factory=list)  # NT-54(a)
+    road_locked: list[int] = field(default_factory=list)  # NT-54(b)
+    conquered: list[int] = field(default_factory=list)  # NT-101
+    closed: list[str] = field(default_factory=list)  # approach ids closed to attacks (NT-100)
+    artillery_attacked: list[str] = field(default_factory=list)  # NT-99
+    commands: list[dict[str, JSON]] = field(default_factory=list)  # public record (NT-44)
+
+
+@dataclass(slots=True)
+class Attack:
+    """An attack in progress (digest 4.3). Unit lists hold server ids."""
+
+    id: int
+    attacker: str
+    att_locale: int
+    def_locale: int
+    approach: str
+    step: str
+    guard_attack: bool = False
+    guard_shown: str | None = None
+    vacated: bool = False
+    named: list[str] = field(default_factory=list)  # units and commanders named in step (2)
+    def_blocking: bool = False
+    committed_leading: list[str] = field(default_factory=list)  # step (4) choice, hidden until (3)
+    feint: bool = False
+    commands: list[dict[str, JSON]] = field(default_factory=list)
+    attackers: list[str] = field(default_factory=list)  # attacking units
+    att_commanders: list[str] = field(default_factory=list)
+    started_blocking: bool = False  # attacking pieces started blocking the attack approach
+    width: int = 1
+    target: str | None = None
+    att_leading: list[str] = field(default_factory=list)
+    def_leading: list[str] = field(default_factory=list)
+    artillery: bool = False
+    prelim: int | None = None
+    prelim_winner: str | None = None
+    counter: list[str] = field(default_factory=list)
+    final: int | None = None
+    winner: str | None = None
+    lost: dict[str, int] = field(default_factory=dict)  # side -> strength points lost (NT-111)
+    losses: dict[str, JSON] | None = None  # the loss distribution in progress (steps 9-10)
+
+
+@dataclass(slots=True)
+class Pending:
+    """The one decision the engine waits for, addressed to a side (never a user: NT-140)."""
+
+    side: str
+    kind: str  # defend | after_vacate | feint | feint_hold | declare | counter | odd_loss | ...
+    data: dict[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class GameState:
+    board: str
+    scenario: str
+    options: dict[str, JSON]
+    roles: dict[str, str]  # role id -> side it plays (team play adds roles, not code)
+    salt: str  # secret alias salt (never leaves the engine)
+    phase: str  # setup_AL | setup_F | turn | over
+    round: int  # 1-based index on the time track
+    active: str
+    turn_number: int  # counts player turns; alias epoch
+    morale: dict[str, int]
+    morale_lost: dict[str, int]  # gross losses so far (AMB-2)
+    elite_committed: dict[str, list[str]]  # side -> ["heavy_cav", "guard"] (NT-120, NT-122)
+    guard_banned: dict[str, bool]  # NT-127
+    reinforcements_entered: bool  # NT-63
+    units: dict[str, Unit]
+    commanders: dict[str, Commander]
+    turn: TurnBook
+    last_artillery: dict[str, int]  # "side|approach|att_locale" -> round (NT-84)
+    attack: Attack | None = None
+    pending: Pending | None = None
+    ride_on: dict[str, JSON] | None = None  # reserved for road attacks (NT-98)
+    plans: dict[str, dict[str, JSON]] = field(default_factory=dict)  # side -> standing instructions
+    next_attack_id: int = 1
+    result: dict[str, JSON] | None = None
+
+
+T = TypeVar("T")
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _to_json(value: object) -> JSON:
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return value  # type: ignore[return-value]
+    if t is list or t is tuple:
+        return [_to_json(v) for v in value]  # type: ignore[attr-defined]
+    if t is dict:
+        return {str(k): _to_json(v) for k, v in value.items()}  # type: ignore[attr-defined]
+    names = _FIELDS.get(t)
+    if names is None:
+        if not is_dataclass(value):
+            raise TypeError(f"not JSON-safe: {value!r}")
+        names = _FIELDS[t] = tuple(f.name for f in fields(value))
+    return {n: _to_json(getattr(value, n)) for n in names}
+
+
+def dump(state: GameState) -> JSON:
+    return _to_json(state)
+
+
+def _obj(data: JSON) -> dict[str, JSON]:
+    if not isinstance(data, dict):
+        raise ValueError("state: expected an object")
+    return data
+
+
+def _build(cls: type[T], data: JSON) -> T:
+    raw = _obj(data)
+    return cls(**raw)
+
+
+def load(data: JSON) -> GameState:
+    raw = dict(_obj(data))
+    units = {k: _build(Unit, v) for k, v in _obj(raw.pop("units")).items()}
+    commanders = {k: _build(Commander, v) for k, v in _obj(raw.pop("commanders")).items()}
+    turn = _build(TurnBook, raw.pop("turn"))
+    att = raw.pop("attack")
+    pend = raw.pop("pending")
+    state = GameState(
+        units=units,
+        commanders=commanders,
+        turn=turn,
+        attack=None if att is None else _build(Attack, att),
+        pending=None if pend is None else _build(Pending, pend),
+        **raw,  # type: ignore[arg-type]
+    )
+    return state
+
+
+def clone(state: GameState) -> GameState:
+    return load(dump(state))

@@ -1,0 +1,144 @@
+"""The one settings module, driven by environment variables with embedded defaults (arch. 8.10).
+
+With no variables set it runs on a SQLite file with console email. `PBEM_ENV` is one of
+`dev` (DEBUG on), `test`, `production` (SECRET_KEY required) or unset (DEBUG off, dev key allowed).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def envbool(name: str, default: bool) -> bool:
+    """Read a boolean variable; anything but a clear yes/no is a configuration error."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be one of {sorted(_TRUE | _FALSE)}, got {raw!r}")
+
+
+def envint(name: str, default: int) -> int:
+    """Read an integer variable; a non-integer value is a configuration error."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from None
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    """Read a comma-separated list; blank items are dropped."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+PBEM_ENV = os.environ.get("PBEM_ENV", "")
+if PBEM_ENV not in {"", "dev", "test", "production"}:
+    raise ImproperlyConfigured(
+        f"PBEM_ENV must be dev, test, production or unset, got {PBEM_ENV!r}"
+    )
+
+DEBUG = PBEM_ENV == "dev"
+
+_DEV_SECRET_KEY = "django-insecure-pbem-dev-only-never-use-in-production"  # noqa: S105
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if PBEM_ENV == "production":
+        raise ImproperlyConfigured("SECRET_KEY must be set when PBEM_ENV=production")
+    SECRET_KEY = _DEV_SECRET_KEY
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+
+DATA_DIR = Path(os.environ.get("PBEM_DATA_DIR", "") or BASE_DIR)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "pbem.urls"
+
+TEMPLATES: list[dict[str, Any]] = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "pbem.wsgi.application"
+
+DATABASES: dict[str, dict[str, Any]] = {
+    "default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": DATA_DIR / "db.sqlite3",
+    }
+}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "static"
+
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "pbem@localhost")
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", PBEM_ENV == "production")
+CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", PBEM_ENV == "production")
+
+# App-specific knobs live in one namespaced dict (arch. 8.10).
+PBEM: dict[str, Any] = {
+    "RULESETS": ["napoleons_triumph"],
+}
