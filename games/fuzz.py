@@ -127,13 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-actions", type=int, default=20000)
     ap.add_argument("--no-views", action="store_true", help="skip the view non-interference check")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (to replay one)")
     args = ap.parse_args(argv)
     options = json.loads(args.options)
     rules = get(args.ruleset)
     scenario = args.scenario or rules.scenarios()[0]
     total_actions = decided = failures = 0
     started = time.monotonic()
-    for g in range(args.games):
+    for g in range(args.first, args.first + args.games):
         seed = f"fuzz:{args.seed}:{g}".encode()
         try:
             n, ok = play_one(

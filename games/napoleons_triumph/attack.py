@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
+from games.napoleons_triumph import road_attack
 from games.napoleons_triumph.board import ApproachSide
 from games.napoleons_triumph.commands import (
     ALLIED_CORPS_LIMIT,
@@ -16,7 +17,7 @@ from games.napoleons_triumph.commands import (
     plan_move,
     spend,
 )
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, resolve
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.losses import (
     alive,
@@ -105,10 +106,10 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
         require(
             not P.boolean(spec, "road", path),
             "NT-68",
-            "road attacks are not implemented yet",
+            "this attack was not threatened as a road attack (threaten with road_from)",
             f"{path}/road",
         )
-        plan = plan_move(ctx, atk.attacker, kind, spec, path)
+        plan = plan_move(ctx, atk.attacker, kind, spec, path, allow_fixed=True)
         require(
             plan.commander is None or plan.commander not in used,
             "NT-37",
@@ -182,11 +183,15 @@ def attack_options(ctx: Ctx, side: str, att_locale: int, approach: str) -> list[
     def_loc = ctx.board.other_locale(approach, att_locale)
     cap = ctx.board.locales[def_loc].capacity
     out: list[dict[str, JSON]] = []
+    batteries: list[dict[str, JSON]] = []
     for u in sorted(units_in(state, att_locale, side), key=lambda u: u.id):
         if u.app not in (None, approach):
             continue
         spec: dict[str, JSON] = {"kind": "unit_move", "unit": u.id}
-        if _plans_ok(ctx, side, spec):
+        if u.fixed:  # NT-24: the fixed battery attacks only by leading an artillery attack
+            if battery_can_fire(ctx, side, att_locale, approach, u):
+                batteries.append(spec)
+        elif _plans_ok(ctx, side, spec):
             out.append(spec)
     for c in sorted(commanders_in(state, att_locale, side), key=lambda c: c.id):
         if c.app not in (None, approach):
@@ -199,6 +204,54 @@ def attack_options(ctx: Ctx, side: str, att_locale: int, approach: str) -> list[
         extra = movers[cap:] if len(movers) > cap else []
         spec = {"kind": "corps_move", "commander": c.id, "detach": P.jlist(sorted(stuck + extra))}
         if movers and _plans_ok(ctx, side, spec):
+            out.append(spec)
+    return out + batteries
+
+
+def vacate_options(
+    ctx: Ctx, side: str, att_locale: int, approach: str
+) -> list[tuple[dict[str, JSON], bool]]:
+    """Declarations possible if the defender vacates (AMB-17): (command, artillery attack?).
+    Moving in is impossible into a locale locked by a road march or a conquest this turn
+    (NT-54, NT-101); then only an artillery attack, whose guns stay, can back the threat."""
+    state = ctx.state
+    def_loc = ctx.board.other_locale(approach, att_locale)
+    locked = def_loc in state.turn.road_locked or def_loc in state.turn.conquered
+    out: list[tuple[dict[str, JSON], bool]] = []
+    for spec in attack_options(ctx, side, att_locale, approach):
+        u = state.units.get(str(spec.get("unit", "")))
+        guns = u is not None and u.type == "ART" and spec["kind"] == "unit_move"
+        if guns and u is not None and battery_can_fire(ctx, side, att_locale, approach, u):
+            out.append((spec, locked or u.fixed))
+        elif not locked and not (u is not None and u.fixed):
+            out.append((spec, False))
+    return out
+
+
+def battery_can_fire(ctx: Ctx, side: str, att_locale: int, approach: str, u: Unit) -> bool:
+    """NT-24, NT-83, NT-84, NT-99, NT-138: may the fixed battery lead an artillery attack now?"""
+    probe = Attack(0, side, att_locale, ctx.board.other_locale(approach, att_locale), approach, "")
+    try:
+        plan = plan_move(ctx, side, "unit_move", {"unit": u.id}, allow_fixed=True)
+        check_artillery_attack(ctx, probe, [plan], [u])
+    except Illegal:
+        return False
+    return True
+
+
+def options_moving(
+    ctx: Ctx, side: str, att_locale: int, approach: str, unit: str
+) -> list[dict[str, JSON]]:
+    """The attack options whose command moves `unit` (the Guard shown, AMB-31)."""
+    out = []
+    for spec in attack_options(ctx, side, att_locale, approach):
+        if spec["kind"] == "unit_move":
+            if spec["unit"] == unit:
+                out.append(spec)
+            continue
+        detach = spec.get("detach")
+        u = ctx.state.units[unit]
+        if u.corps == spec["commander"] and not (isinstance(detach, list) and unit in detach):
             out.append(spec)
     return out
 
@@ -228,9 +281,7 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         "/approach",
     )
     require(not board.approaches[app].impassable, "NT-46", f"{app} is impassable", "/approach")
-    require(
-        p.get("road_path") is None, "NT-68", "road attacks are not implemented yet", "/road_path"
-    )
+    road = road_attack.parse(p)
     def_loc = board.other_locale(app, att_loc)
     require(
         occupant(state, def_loc) == other(side),
@@ -238,12 +289,20 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         f"locale {def_loc} holds no enemy pieces",
         "/approach",
     )
-    require(
-        occupant(state, att_loc) == side,
-        "NT-64",
-        f"you have no pieces in locale {att_loc}",
-        "/attack_locale",
-    )
+    if road is None:
+        require(
+            occupant(state, att_loc) == side,
+            "NT-64",
+            f"you have no pieces in locale {att_loc}",
+            "/attack_locale",
+        )
+    else:
+        require(
+            occupant(state, att_loc) != other(side),
+            "NT-47",
+            f"locale {att_loc} is held by the enemy",
+            "/attack_locale",
+        )
     require(
         app not in state.turn.closed,
         "NT-100",
@@ -279,15 +338,38 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             "show one Guard unit that can attack across this approach",
             "/show_guard",
         )
+        require(
+            bool(options_moving(ctx, side, att_loc, app, str(shown))),
+            "NT-124",
+            f"no command left could carry {shown} into this attack (AMB-31)",
+            "/show_guard",
+        )
     else:
         require(shown is None, "NT-124", "a Guard is shown only for a Guard attack", "/show_guard")
-    # AMB-17: the threat must be backed by a legal attack command (checked on A's own knowledge).
-    require(
-        bool(attack_options(ctx, side, att_loc, app)),
-        "NT-70",
-        "no piece of yours could carry out an attack across this approach (AMB-17)",
-        "/approach",
-    )
+    continuing = False
+    if road is not None:
+        require(
+            not guard, "NT-68", "a road attack is made by cavalry; no Guard attack", "/road_from"
+        )
+        continuing = road_attack.check_threat(ctx, side, att_loc, app, def_loc, road)
+    else:
+        # AMB-17: the threat must be backed by a legal attack command (on A's own knowledge),
+        # whether the defender stands or vacates. (AMB-31 for the Guard shown: checked above.)
+        require(
+            bool(attack_options(ctx, side, att_loc, app)),
+            "NT-70",
+            "no piece of yours could carry out an attack across this approach (AMB-17)",
+            "/approach",
+        )
+        require(
+            bool(vacate_options(ctx, side, att_loc, app)),
+            "NT-70",
+            f"if the defender vacated, no piece of yours could enter locale {def_loc} this turn "
+            "(NT-54, NT-101) and no artillery attack is possible (AMB-17)",
+            "/approach",
+        )
+    if not continuing:
+        road_attack.close_ride(ctx)  # NT-143
     atk = Attack(
         id=state.next_attack_id,
         attacker=side,
@@ -297,6 +379,9 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         step="defense",
         guard_attack=guard,
         guard_shown=shown,
+        road_from=None if road is None else road[0],
+        road_path=[] if road is None else list(road[1]),
+        ride=continuing,
     )
     state.next_attack_id += 1
     state.attack = atk
@@ -305,7 +390,8 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     )
     ctx.log(
         f"Attack {atk.id}: {'French' if side == 'F' else 'Allied'} threat from locale {att_loc} "
-        f"against locale {def_loc} across {app}{' (Guard attack)' if guard else ''}."
+        f"against locale {def_loc} across {app}{' (Guard attack)' if guard else ''}"
+        f"{f' by road from locale {road[0]}' if road else ''}."
     )
     if guard and shown:
         state.units[shown].revealed = True
@@ -481,6 +567,10 @@ def do_retreat(ctx: Ctx, atk: Attack, plan: dict[str, JSON]) -> None:
 def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-75: after a vacate the attacker declares and moves in (an artillery attack may stay)."""
     atk = current(ctx)
+    if atk.road_from is not None:
+        road_attack.declare(ctx, atk, p, feint=False)
+        end_attack(ctx, atk)  # NT-101: no conquest lock after a vacate
+        return
     plans = plan_attack_commands(ctx, atk, P.objects(p, "commands", required=True))
     artillery = P.boolean(p, "artillery")
     units = [ctx.state.units[u] for pl in plans for u in pl.units]
@@ -492,6 +582,12 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             "/commands",
         )
     cap = ctx.board.locales[atk.def_locale].capacity
+    require(
+        artillery or not any(u.fixed for u in units),
+        "NT-24",
+        "the fixed battery never moves: it attacks only in an artillery attack",
+        "/commands",
+    )
     if artillery:
         check_artillery_attack(ctx, atk, plans, units)
     else:
@@ -505,6 +601,12 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             atk.def_locale not in ctx.state.turn.road_locked,
             "NT-54",
             f"a corps marched by road through locale {atk.def_locale}; no other piece may enter",
+            "/commands",
+        )
+        require(
+            atk.def_locale not in ctx.state.turn.conquered,
+            "NT-101",
+            f"locale {atk.def_locale} was won by attack this turn; no other piece may enter",
             "/commands",
         )
     spend_all(ctx, atk, plans)
@@ -576,6 +678,7 @@ def _art_key(atk: Attack) -> str:
 
 def no_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     atk = current(ctx)
+    require(atk.road_from is None, "NT-76", "a road attack must be declared a feint")
     ctx.log(f"Attack {atk.id}: no feint.")
     reveal_defense(ctx, atk)
 
@@ -584,10 +687,22 @@ def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-76..NT-78: the attackers stay in the attack locale; the defender holds the approach."""
     atk = current(ctx)
     require(not atk.guard_attack, "NT-125", "a Guard attack cannot be a feint")
+    if atk.road_from is not None:
+        road_attack.declare(ctx, atk, p, feint=True)
+        after_feint_declared(ctx, atk)
+        return
     plans = plan_attack_commands(ctx, atk, P.objects(p, "commands", required=True))
     end = P.req_str(p, "end")
     require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
     started_blocking = any(pl.app is not None for pl in plans)
+    for uid in (u for pl in plans for u in pl.units):
+        fixed = ctx.state.units[uid]
+        require(
+            not fixed.fixed or (fixed.app is not None) == (end == "block"),
+            "NT-24",
+            "the fixed battery never moves: the feint must end where it stands",
+            "/end",
+        )
     if started_blocking:
         require(
             end == "block",
@@ -602,6 +717,11 @@ def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         ctx.state.units[uid].app = app
     for cid in atk.att_commanders:
         ctx.state.commanders[cid].app = app
+    after_feint_declared(ctx, atk)
+
+
+def after_feint_declared(ctx: Ctx, atk: Attack) -> None:
+    app = ctx.state.units[atk.attackers[0]].app
     ctx.log(
         f"Attack {atk.id} is a feint by ",
         *names(atk.attackers),
@@ -765,12 +885,13 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         "across a narrow attack approach the front is narrow",
         "/width",
     )
-    target = P.string(p, "target", required=False)
+    target_ref = P.string(p, "target", required=False)  # the attacker names it by its alias
+    target = None if target_ref is None else resolve(state, atk.attacker, target_ref) or "?"
     if width == 1 and len(atk.def_leading) == 2:
         require(
             target in atk.def_leading,
             "NT-82",
-            "with a narrow front against two leading units, pick one as the target",
+            "with a narrow front against two leading units, pick one as the target (its alias)",
             "/target",
         )
     else:
@@ -782,6 +903,14 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         )
     leading = P.strings(p, "leading")
     check_att_leading(ctx, atk, plans, attackers, leading, width)
+    for uid in attackers:
+        require(
+            not state.units[uid].fixed or uid in leading,
+            "NT-24",
+            f"{uid} is the fixed battery: it never moves, so it attacks only leading an "
+            "artillery attack",
+            "/leading",
+        )
     spend_all(ctx, atk, plans)
     atk.width = width
     atk.att_leading = sorted(leading)

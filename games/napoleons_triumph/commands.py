@@ -82,17 +82,23 @@ def own_unit(ctx: Ctx, side: str, uid: str, path: str) -> Unit:
     return u
 
 
-def check_can_move(u: Unit, rule: str, path: str) -> None:
-    require(not u.fixed, "NT-24", f"{u.id} is the fixed battery and never moves", path)
+def check_can_move(u: Unit, rule: str, path: str, allow_fixed: bool = False) -> None:
+    """`allow_fixed`: the fixed battery may receive an attack command that does not move it
+    (NT-24: it may lead an artillery attack; the attack code checks that it stays put)."""
+    require(
+        allow_fixed or not u.fixed, "NT-24", f"{u.id} is the fixed battery and never moves", path
+    )
     require(u.moves < moves_allowed(u), rule, f"{u.id} has already moved this turn", path)
 
 
-def plan_move(ctx: Ctx, side: str, kind: str, p: dict[str, JSON], path: str = "") -> MovePlan:
+def plan_move(
+    ctx: Ctx, side: str, kind: str, p: dict[str, JSON], path: str = "", allow_fixed: bool = False
+) -> MovePlan:
     """Check a move command's pieces and limits (NT-39, NT-40, NT-42, NT-43); moves nothing."""
     state = ctx.state
     if kind == "unit_move":
         u = own_unit(ctx, side, P.req_str(p, "unit", path), f"{path}/unit")
-        check_can_move(u, "NT-43", f"{path}/unit")
+        check_can_move(u, "NT-43", f"{path}/unit", allow_fixed)
         check_independent_budget(ctx, side, path)
         if u.corps is not None:
             mates = [x for x in state.units.values() if x.corps == u.corps and x.where == MAP]

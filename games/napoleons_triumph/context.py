@@ -35,6 +35,24 @@ def unit_alias(state: GameState, viewer: str, unit_id: str) -> str:
     return alias(state.salt, viewer, state.turn_number, unit_id, prefix=prefix)
 
 
+def shown_as(state: GameState, viewer: str, unit_id: str) -> str:
+    """How `viewer` (a side) names a unit: own units by id, enemy units by their alias."""
+    u = state.units[unit_id]
+    return unit_id if u.side == viewer else unit_alias(state, viewer, unit_id)
+
+
+def resolve(state: GameState, viewer: str, ref: str) -> str | None:
+    """The unit `viewer` means by `ref`: an own unit id, or the current alias of an enemy unit.
+    Enemy server ids are never accepted, so no answer can probe them."""
+    u = state.units.get(ref)
+    if u is not None:
+        return ref if u.side == viewer else None
+    for other in state.units.values():
+        if other.side != viewer and unit_alias(state, viewer, other.id) == ref:
+            return other.id
+    return None
+
+
 def render(state: GameState, viewer: str | None, parts: tuple[Part, ...]) -> str:
     """viewer: a side ("F"/"AL"), OBSERVER, or None for the omniscient reader."""
     out: list[str] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, resolve, shown_as
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.morale import commit_elite
 from games.napoleons_triumph.pieces import sync_commander
@@ -28,15 +28,17 @@ def take_loss(ctx: Ctx, u: Unit, sp: int, reason: str) -> int:
     u.revealed = True
     commit_elite(ctx, [u], "takes a loss")  # NT-120(d) / NT-122(d)
     lost = min(sp, u.strength)
-    before = f"{u.type}{u.strength}"
-    u.strength -= lost
-    if u.type == "GUARD" and u.strength > 0:
-        u.type = "INF"  # NT-5: reduced Guard becomes normal infantry
-    if u.strength <= 0:
+    left = u.strength - lost
+    after = ("INF" if u.type == "GUARD" else u.type) + str(left)  # NT-5: reduced Guard is INF
+    if left <= 0:
+        ctx.log(U(u.id, face=True), f" is eliminated ({reason}).")
+        u.strength = 0
         eliminate(ctx, u)
-        ctx.log(U(u.id), f" ({before}) is eliminated ({reason}).")
     else:
-        ctx.log(U(u.id), f" ({before}) loses {lost} -> {u.type}{u.strength} ({reason}).")
+        ctx.log(U(u.id, face=True), f" loses {lost} -> {after} ({reason}).")
+        u.strength = left
+        if u.type == "GUARD":
+            u.type = "INF"
     return lost
 
 
@@ -124,11 +126,13 @@ def answer_odd(
     """place_odd_loss: the chooser names exactly n of the candidates (NT-90, NT-91)."""
     n = _int(pending.data["n"])
     cands = _strs(pending.data["candidates"])
-    units = P.strings(p, "units", required=True)
+    refs = P.strings(p, "units", required=True)
+    units = [resolve(ctx.state, pending.side, r) or "" for r in refs]
+    shown = ", ".join(shown_as(ctx.state, pending.side, c) for c in cands)
     require(
         len(units) == n and set(units) <= set(cands),
         "NT-90",
-        f"name exactly {n} of the candidates {', '.join(cands)}",
+        f"name exactly {n} of the candidates {shown}",
         "/units",
     )
     j = P.obj(queue[0])

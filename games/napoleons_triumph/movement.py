@@ -136,6 +136,15 @@ def routes(
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class RoadEnd:
+    """Where a road move ended on the road network, for a ride-on (NT-98)."""
+
+    strand: int
+    main_only: bool
+    entered: int
+
+
 def road_move(
     ctx: Ctx,
     plan: MovePlan,
@@ -143,14 +152,20 @@ def road_move(
     end_app: str | None,
     path: str,
     entry: Entry | None = None,
-) -> None:
-    """NT-51..NT-55 (and NT-60 for reinforcements entering at `entry`)."""
+    start: tuple[int, int] | None = None,
+    before: int = 0,
+    main_before: bool = True,
+) -> RoadEnd:
+    """NT-51..NT-55 (and NT-60 for reinforcements entering at `entry`). `start`, `before` and
+    `main_before` continue a road move already under way (the ride-on of NT-98)."""
     board, state = ctx.board, ctx.state
     require(
         plan.kind != "detach_move", "NT-40", "units of a detachment move cannot move by road", path
     )
     require(bool(path_locs), "NT-51", "a road move enters at least one locale", f"{path}/path")
-    if entry is None:
+    if start is not None:
+        starts, rest, first_class = [start], path_locs, None
+    elif entry is None:
         require(plan.app is None, "NT-53", "a road move must start in reserve", path)
         assert plan.loc is not None
         starts = [(plan.loc, s) for s in board.strands(plan.loc)]
@@ -167,11 +182,15 @@ def road_move(
     found = routes(ctx, starts, rest, first_class)
     require(bool(found), "NT-52", f"no connected road leads along {path_locs}", f"{path}/path")
     n = len(path_locs)  # AMB-15: the entry locale counts as the first locale
-    fits = [r for r in found if n <= (MAIN_ROAD_REACH if r.main_only else LOCAL_ROAD_REACH)]
+    fits = [
+        r
+        for r in found
+        if before + n <= (MAIN_ROAD_REACH if r.main_only and main_before else LOCAL_ROAD_REACH)
+    ]
     require(
         bool(fits),
         "NT-51",
-        f"a road move reaches 3 locales on main roads only, else 2; this one enters {n}",
+        f"a road move reaches 3 locales on main roads only, else 2; this one enters {before + n}",
         f"{path}/path",
     )
     multi = plan.kind == "corps_move" and len(plan.units) >= 2
@@ -222,6 +241,9 @@ def road_move(
         for uid in plan.units:
             state.units[uid].revealed = True  # NT-53: briefly shown to be cavalry
         ctx.log("Cavalry shown: ", *_names(plan.units, face=True))
+    best = max(fits, key=lambda r: r.main_only)
+    strand = best.steps[-1].to_strand if best.steps else starts[0][1]
+    return RoadEnd(strand, best.main_only and main_before, before + n)
 
 
 def _names(ids: list[str], face: bool) -> list[str | U]:

@@ -26,8 +26,10 @@ from games.napoleons_triumph.attack import (
     counter_candidates,
     hold_candidates,
     nameable,
+    options_moving,
+    vacate_options,
 )
-from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.context import Ctx, shown_as
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.retreat import default_plan
@@ -132,7 +134,8 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
         cands = pending.data["candidates"]
         assert isinstance(n, int)
         assert isinstance(cands, list)
-        return "place_odd_loss", {"units": list(pick_odd(ctx, n, [str(c) for c in cands]))}
+        picked = pick_odd(ctx, n, [str(c) for c in cands])
+        return "place_odd_loss", {"units": [shown_as(state, pending.side, u) for u in picked]}
     if kind == "assign_losses":
         n = pending.data["n"]
         cands = pending.data["candidates"]
@@ -151,9 +154,11 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
         return "choose_anchor", {"anchors": anchors}
     options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
     if atk.guard_attack and atk.guard_shown:
-        options = [{"kind": "unit_move", "unit": atk.guard_shown}]
+        options = options_moving(ctx, atk.attacker, atk.att_locale, atk.approach, atk.guard_shown)
+    battery = bool(options) and _is_battery(ctx, options[0])
     if kind == "after_vacate":
-        return "declare_after_vacate", {"commands": P.jlist(options[:1])}
+        spec, guns = vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)[0]
+        return "declare_after_vacate", {"commands": [spec], "artillery": guns}
     if kind == "feint":
         if not options:
             return "no_feint", {}
@@ -167,11 +172,17 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
             "leading": [],
         }
         if len(atk.def_leading) == 2:
-            payload["target"] = atk.def_leading[0]
+            payload["target"] = shown_as(state, atk.attacker, atk.def_leading[0])
         if atk.guard_attack and atk.guard_shown:
             payload["leading"] = [atk.guard_shown]
+        if battery:
+            payload["leading"] = [options[0]["unit"]]
         return "declare_attack", payload
     raise Illegal("NT-0", f"no default for a {kind!r} decision")
+
+
+def _is_battery(ctx: Ctx, spec: dict[str, JSON]) -> bool:
+    return spec.get("kind") == "unit_move" and ctx.state.units[str(spec["unit"])].fixed
 
 
 def _starts_blocking(ctx: Ctx, spec: dict[str, JSON]) -> bool:

@@ -7,6 +7,7 @@ command phase.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from games.core.protocol import JSON, Action
@@ -18,12 +19,21 @@ from games.napoleons_triumph.attack import (
     hold_candidates,
     nameable,
 )
-from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.board import RoadStep
+from games.napoleons_triumph.context import Ctx, shown_as
 from games.napoleons_triumph.movement import ordinary_targets
 from games.napoleons_triumph.payload import jlist
-from games.napoleons_triumph.pieces import corps_units, occupant, units_in
+from games.napoleons_triumph.pieces import (
+    commanders_in,
+    corps_units,
+    occupant,
+    units_in,
+    units_on_map,
+)
 from games.napoleons_triumph.reinforcements import first_round
-from games.napoleons_triumph.state import AL, MAP, OFFMAP, F, GameState, other
+from games.napoleons_triumph.retreat import destinations, loss_groups
+from games.napoleons_triumph.state import AL, MAP, OFFMAP, Attack, F, GameState, other
+from games.napoleons_triumph.turns import is_night
 
 if TYPE_CHECKING:
     from games.napoleons_triumph.rules import NapoleonsTriumph
@@ -153,41 +163,73 @@ def _setup(ctx: Ctx, side: str, rng: Rng) -> dict[str, JSON]:
 
 # ----------------------------------------------------------------------------- commands
 
+# Out of 12: how often a possible threat is made, and how often a move goes towards the enemy.
+THREATEN = 7
+TOWARDS = 8
+
+
+def _threats(ctx: Ctx, side: str) -> list[tuple[int, str]]:
+    """(attack locale, approach) pairs a threat could be made across now, backed by a command."""
+    state, board = ctx.state, ctx.board
+    if is_night(ctx):
+        return []
+    out: list[tuple[int, str]] = []
+    locs = sorted({u.loc for u in units_on_map(state, side) if u.loc is not None and not u.fixed})
+    for loc in locs:
+        for a in board.approaches_of(loc):
+            if (
+                board.approaches[a].impassable
+                or a in state.turn.closed
+                or occupant(state, board.other_locale(a, loc)) != other(side)
+            ):
+                continue
+            if attack_options(ctx, side, loc, a):
+                out.append((loc, a))
+    return out
+
+
+def _threaten(ctx: Ctx, side: str, loc: int, app: str, rng: Rng) -> tuple[str, dict[str, JSON]]:
+    guards = [
+        u.id
+        for u in units_in(ctx.state, loc, side)
+        if u.type == "GUARD" and u.app in (None, app) and not u.fixed
+    ]
+    guard = bool(guards) and rng.chance(1, 3)
+    return "threaten", {
+        "attack_locale": loc,
+        "approach": app,
+        "guard_attack": guard,
+        "show_guard": rng.choice(guards) if guard else None,
+    }
+
+
+def _enemy_distance(ctx: Ctx, side: str) -> Callable[[int], int]:
+    """Locale -> passable distance to the nearest locale the enemy holds (99 without enemies)."""
+    board, state = ctx.board, ctx.state
+    enemy = sorted({u.loc for u in units_on_map(state, other(side)) if u.loc is not None})
+
+    def dist(loc: int) -> int:
+        d = board.distances_from(loc)
+        return min((d[e] for e in enemy if e in d), default=99)
+
+    return dist
+
 
 def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
     state, board = ctx.state, ctx.board
+    threats = _threats(ctx, side)
+    if threats and rng.chance(THREATEN, 12):
+        loc, app = rng.choice(threats)
+        return _threaten(ctx, side, loc, app, rng)
     used = len(state.turn.commands)
     if rng.below(12) < 1 + used // 2:
         return "end_turn", {}
     roll = rng.below(10)
     mine = [u for u in state.units.values() if u.side == side and u.where == MAP and not u.fixed]
-    if roll < 3 and mine:  # threaten
-        locs = sorted({u.loc for u in mine if u.loc is not None})
-        rng.shuffle(locs)
-        for loc in locs:
-            apps = [
-                a
-                for a in board.approaches_of(loc)
-                if not board.approaches[a].impassable
-                and occupant(state, board.other_locale(a, loc)) == other(side)
-            ]
-            if apps:
-                app = rng.choice(apps)
-                guards = [
-                    u.id
-                    for u in units_in(state, loc, side)
-                    if u.type == "GUARD" and u.app in (None, app)
-                ]
-                guard = bool(guards) and rng.chance(1, 3)
-                return "threaten", {
-                    "attack_locale": loc,
-                    "approach": app,
-                    "guard_attack": guard,
-                    "show_guard": guards[0] if guard else None,
-                }
-    if roll < 5 and mine:  # unit move
+    towards = _enemy_distance(ctx, side) if rng.chance(TOWARDS, 12) else None
+    if roll < 4 and mine:  # unit move
         u = rng.choice(sorted(mine, key=lambda x: x.id))
-        return "unit_move", _move_payload(ctx, u.loc, u.app, rng, {"unit": u.id})
+        return "unit_move", _move_payload(ctx, u.loc, u.app, rng, {"unit": u.id}, towards=towards)
     cmds = [c for c in state.commanders.values() if c.side == side and c.where == MAP]
     if roll < 8 and cmds:
         c = rng.choice(sorted(cmds, key=lambda x: x.id))
@@ -197,10 +239,16 @@ def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | Non
             movers = [u.id for u in members if u.id not in stuck]
             k = 1 + rng.below(max(1, len(movers) - 1))
             return "detach_move", _move_payload(
-                ctx, c.loc, c.app, rng, {"commander": c.id, "units": jlist(movers[:k])}, road=False
+                ctx,
+                c.loc,
+                c.app,
+                rng,
+                {"commander": c.id, "units": jlist(movers[:k])},
+                road=False,
+                towards=towards,
             )
         return "corps_move", _move_payload(
-            ctx, c.loc, c.app, rng, {"commander": c.id, "detach": jlist(stuck)}
+            ctx, c.loc, c.app, rng, {"commander": c.id, "detach": jlist(stuck)}, towards=towards
         )
     if roll < 9 and cmds:
         c = rng.choice(sorted(cmds, key=lambda x: x.id))
@@ -223,7 +271,7 @@ def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | Non
         if rng.chance(1, 2):
             steps = board.road_steps(*node)
             if steps:
-                path.append(rng.choice(steps).to_locale)
+                path.append(_pick_step(steps, towards, rng).to_locale)
         if rng.chance(1, 2):
             return "enter_reinforcement", {
                 "command": "corps_move",
@@ -241,25 +289,54 @@ def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | Non
     return "end_turn", {}
 
 
+def _pick_step(
+    steps: Sequence[RoadStep], towards: Callable[[int], int] | None, rng: Rng
+) -> RoadStep:
+    if towards is None:
+        return rng.choice(steps)
+    best = min(towards(s.to_locale) for s in steps)
+    return rng.choice([s for s in steps if towards(s.to_locale) == best])
+
+
 def _move_payload(
-    ctx: Ctx, loc: int | None, app: str | None, rng: Rng, base: dict[str, JSON], road: bool = True
+    ctx: Ctx,
+    loc: int | None,
+    app: str | None,
+    rng: Rng,
+    base: dict[str, JSON],
+    road: bool = True,
+    towards: Callable[[int], int] | None = None,
 ) -> dict[str, JSON]:
+    """A random destination; with `towards`, one that comes closest to the enemy (a road march
+    goes on while it gets closer, an ordinary move picks among the nearest targets)."""
     board = ctx.board
     out = dict(base)
     assert loc is not None
     if road and app is None and board.strands(loc) and rng.chance(1, 3):
         node = (loc, rng.choice(board.strands(loc)))
         path: list[JSON] = []
+        here = towards(loc) if towards is not None else 0
         for _ in range(1 + rng.below(3)):
             steps = board.road_steps(*node)
             if not steps:
                 break
-            s = rng.choice(steps)
+            s = _pick_step(steps, towards, rng)
+            if towards is not None:
+                if path and towards(s.to_locale) >= here:
+                    break
+                here = towards(s.to_locale)
             path.append(s.to_locale)
             node = (s.to_locale, s.to_strand)
         out.update({"road": True, "path": path})
         return out
     targets = ordinary_targets(ctx, loc, app)
+    side = ctx.state.units[str(base["unit"])].side if "unit" in base else None
+    if side is None:
+        side = ctx.state.commanders[str(base["commander"])].side
+    free = [t for t in targets if occupant(ctx.state, t[0]) != other(side)]
+    if towards is not None and free:
+        best = min(towards(t[0]) for t in free)
+        targets = [t for t in free if towards(t[0]) == best]
     tl, ta = rng.choice(targets)
     out.update({"road": False, "to": {"locale": tl, "approach": ta}})
     return out
@@ -275,17 +352,20 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
     assert pending is not None
     assert atk is not None
     kind = pending.kind
-    if rng.chance(1, 3):
+    if kind != "feint" and rng.chance(1, 4):  # the default feint is a feint: rarer below
         return policies.default_answer(ctx, pending)
     if kind == "defend":
         must, reserve, cmds = nameable(ctx, atk)
-        if not must and rng.chance(1, 4):
-            return policies.default_defense(ctx, atk, mode="vacate")
+        if not must and rng.chance(1, 6):
+            vacate = policies.default_defense(ctx, atk, mode="vacate")
+            if rng.chance(1, 2):  # decide the retreat later: the retreat decision opens
+                return "vacate", {}
+            return vacate[0], {"retreat": _retreat_plan(ctx, atk, rng)}
         named = must or rng.sample(reserve, 1 + rng.below(max(1, len(reserve))))
         if not must:
             named += [c for c in cmds if rng.chance(1, 2)]
         units = [x for x in named if x in state.units]
-        lead = rng.sample(units, rng.below(min(2, len(units)) + 1)) if units else []
+        lead = rng.sample(units, _leaders(len(units), rng))
         return "defend", {"named": jlist(named), "leading": jlist(lead)}
     options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
     if atk.guard_attack and atk.guard_shown:
@@ -295,7 +375,7 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
     if not options:
         return policies.default_answer(ctx, pending)
     if kind == "feint":
-        if rng.chance(1, 3):
+        if rng.chance(1, 6):
             spec = rng.choice(options)
             return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
         return "no_feint", {}
@@ -305,7 +385,8 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
             "artillery": rng.chance(1, 5),
         }
     if kind == "declare":
-        spec = rng.choice(options)
+        corps_options = [o for o in options if o["kind"] == "corps_move"]
+        spec = rng.choice(corps_options if corps_options and rng.chance(2, 3) else options)
         if spec["kind"] == "unit_move":
             movers = [str(spec["unit"])]
         else:
@@ -316,13 +397,13 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
                 for u in corps_units(state, str(spec["commander"]))
                 if u.where == MAP and u.id not in detach
             ]
-        width = rng.choice(["narrow", "wide"])
-        lead = rng.sample(movers, rng.below(min(2, len(movers)) + 1))
+        width = "wide" if rng.chance(2, 3) else "narrow"
+        lead = rng.sample(movers, _leaders(len(movers), rng))
         if atk.guard_attack and atk.guard_shown in movers and atk.guard_shown not in lead:
             lead = [atk.guard_shown]
         payload: dict[str, JSON] = {"commands": [spec], "width": width, "leading": list(lead)}
         if len(atk.def_leading) == 2:
-            payload["target"] = rng.choice(atk.def_leading)
+            payload["target"] = shown_as(state, atk.attacker, rng.choice(atk.def_leading))
         return "declare_attack", payload
     if kind == "counter":
         cands = counter_candidates(ctx, atk)
@@ -331,11 +412,19 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
         n, candidates = pending.data["n"], pending.data["candidates"]
         assert isinstance(n, int)
         assert isinstance(candidates, list)
-        return "place_odd_loss", {"units": rng.sample([str(c) for c in candidates], n)}
+        picked = rng.sample([str(c) for c in candidates], n)
+        return "place_odd_loss", {"units": [shown_as(state, pending.side, u) for u in picked]}
     if kind in ("hold", "feint_hold"):
         units, cmds = hold_candidates(ctx, atk)
         pick = rng.sample(units, 1 + rng.below(len(units))) if units else []
         return kind, {"pieces": jlist(pick + [c for c in cmds if rng.chance(1, 2)])}
+    if kind == "assign_losses":
+        n, candidates = pending.data["n"], pending.data["candidates"]
+        assert isinstance(n, int)
+        assert isinstance(candidates, list)
+        return "assign_losses", {"losses": _spread(ctx, [str(c) for c in candidates], n, rng)}
+    if kind == "retreat":
+        return "retreat_plan", _retreat_plan(ctx, atk, rng)
     if kind == "anchor":
         corps = pending.data["corps"]
         assert isinstance(corps, list)
@@ -345,3 +434,58 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
             anchors[str(cid)] = rng.choice(members)
         return "choose_anchor", {"anchors": anchors}
     return policies.default_answer(ctx, pending)
+
+
+def _spread(ctx: Ctx, units: list[str], points: int, rng: Rng) -> list[JSON]:
+    """`points` strength points spread at random, one at a time, over `units` (as many as they
+    have: with too few, everybody loses everything)."""
+    left = {u: ctx.state.units[u].strength for u in units}
+    taken: dict[str, int] = {}
+    for _ in range(points):
+        open_ = sorted(u for u, n in left.items() if n > 0)
+        if not open_:
+            break
+        u = rng.choice(open_)
+        left[u] -= 1
+        taken[u] = taken.get(u, 0) + 1
+    return [{"unit": u, "sp": sp} for u, sp in sorted(taken.items())]
+
+
+def _retreat_plan(ctx: Ctx, atk: Attack, rng: Rng) -> dict[str, JSON]:
+    """A random retreat plan (NT-105..NT-108): random losses in each loss group, random anchors,
+    random destinations with room."""
+    state, board = ctx.state, ctx.board
+    side = other(atk.attacker)
+    losses: list[JSON] = []
+    for g in loss_groups(ctx, atk):
+        losses += _spread(ctx, g.units, g.points, rng)
+    dead = {
+        str(r["unit"])
+        for r in losses
+        if isinstance(r, dict) and r["sp"] == state.units[str(r["unit"])].strength
+    }
+    units = [
+        u for u in units_in(state, atk.def_locale, side) if u.type != "ART" and u.id not in dead
+    ]
+    anchors: dict[str, JSON] = {}
+    for c in commanders_in(state, atk.def_locale, side):
+        members = sorted(u.id for u in units if u.corps == c.id)
+        if len(members) > 1:
+            anchors[c.id] = rng.choice(members)
+    room = {
+        n: board.locales[n].capacity - len(units_in(state, n, side)) for n in destinations(ctx, atk)
+    }
+    dests: dict[str, JSON] = {}
+    for u in sorted(units, key=lambda u: u.id):
+        open_ = sorted(n for n in room if room[n] > 0)
+        if open_:
+            dests[u.id] = n = rng.choice(open_)
+            room[n] -= 1
+    return {"losses": losses, "anchors": anchors, "destinations": dests}
+
+
+def _leaders(n: int, rng: Rng) -> int:
+    """How many leading units to name out of n: two half of the time (odd losses need two)."""
+    if n >= 2 and rng.chance(1, 2):
+        return 2
+    return rng.below(min(2, n) + 1)

@@ -23,7 +23,14 @@ from games.core.protocol import (
     Step,
 )
 from games.core.rng import Rng
-from games.napoleons_triumph import attack, deployment, movement, policies, reinforcements
+from games.napoleons_triumph import (
+    attack,
+    deployment,
+    movement,
+    policies,
+    reinforcements,
+    road_attack,
+)
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph import state as S
 from games.napoleons_triumph import view as V
@@ -45,6 +52,7 @@ COMMANDS: dict[str, Handler] = {
     "attach": attach,
     "enter_reinforcement": reinforcements.enter,
     "threaten": attack.threaten,
+    "ride_on": road_attack.ride_on,
     "end_turn": lambda c, s, p: end_turn(c),
 }
 # pending decision -> the action kinds that answer it
@@ -66,7 +74,6 @@ SETUP: dict[str, Handler] = {
     "french_setup": deployment.french_setup,
 }
 NOT_YET = {
-    "ride_on": "NT-98",
     "auction_bid": "NT-134",
     "auction_pass": "NT-135",
     "auction_choose_side": "NT-135",
@@ -131,6 +138,8 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     require(
         kind in COMMANDS, "NT-35", f"{kind!r} is not a command; nothing is waiting for it", "/kind"
     )
+    if kind not in ("ride_on", "threaten"):
+        road_attack.close_ride(ctx)  # NT-143: any other command ends an open ride-on
     COMMANDS[kind](ctx, side, p)
 
 

@@ -101,6 +101,9 @@ class Attack:
     winner: str | None = None
     lost: dict[str, int] = field(default_factory=dict)  # side -> strength points lost (NT-111)
     losses: dict[str, JSON] | None = None  # the loss distribution in progress (steps 9-10)
+    road_from: int | None = None  # road attack (NT-68): where the cavalry start, in reserve
+    road_path: list[int] = field(default_factory=list)  # locales entered up to the attack locale
+    ride: bool = False  # the road attack continues a ride-on (NT-98)
 
 
 @dataclass(slots=True)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from games.core.protocol import JSON, Action, Rejection
+from games.core.protocol import JSON, Action, LogEntry, Rejection
 from games.core.rng import Rng
 from games.napoleons_triumph.board import Board, parse_board, register_board
+from games.napoleons_triumph.context import shown_as
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, Commander, F, GameState, TurnBook, Unit
 
 ROLE = {F: "french", AL: "allied"}
@@ -61,19 +62,33 @@ def fragment(
     nights = set(night_rounds)
     doc_locales: list[JSON] = []
     for key, lid in locales.items():
-        doc_locales.append({
-            "id": lid, "key": key.lower(), "name": None, "terrain": "open",
-            "capacity": capacity.get(key, 20), "hill": key in hill_set or key == santon,
-            "stars": list(stars.get(key, [])), "santon": key == santon, "side_home": "F",
-            "setup": [c[0] for c in commanders if c[2] == key], "xy": None, "src": "test",
-        })
+        doc_locales.append(
+            {
+                "id": lid,
+                "key": key.lower(),
+                "name": None,
+                "terrain": "open",
+                "capacity": capacity.get(key, 20),
+                "hill": key in hill_set or key == santon,
+                "stars": list(stars.get(key, [])),
+                "santon": key == santon,
+                "side_home": "F",
+                "setup": [c[0] for c in commanders if c[2] == key],
+                "xy": None,
+                "src": "test",
+            }
+        )
     doc_apps: list[JSON] = []
     app_of: dict[frozenset[str], str] = {}
     for aid, a, b in approaches:
         sp = specs.get(aid, Spec())
-        entry: dict[str, JSON] = {"id": aid, "a": locales[a], "b": locales[b],
-                                  "width": "wide" if sp.wide else "narrow",
-                                  "impassable": sp.impassable}
+        entry: dict[str, JSON] = {
+            "id": aid,
+            "a": locales[a],
+            "b": locales[b],
+            "width": "wide" if sp.wide else "narrow",
+            "impassable": sp.impassable,
+        }
         if a in sp.sides:
             entry["a_side"] = sp.sides[a]
         if b in sp.sides:
@@ -84,34 +99,75 @@ def fragment(
     classes = set()
     for cls, a, b, sa, sb in roads:
         classes.add(cls)
-        crossings.append({"road": "M" if cls == "main" else "L", "class": cls,
-                          "approach": app_of[frozenset((a, b))], "from": locales[a],
-                          "to": locales[b], "strand_from": sa, "strand_to": sb})
+        crossings.append(
+            {
+                "road": "M" if cls == "main" else "L",
+                "class": cls,
+                "approach": app_of[frozenset((a, b))],
+                "from": locales[a],
+                "to": locales[b],
+                "strand_from": sa,
+                "strand_to": sb,
+            }
+        )
     doc: dict[str, JSON] = {
         "schema": "nt-board/1",
-        "meta": {"id": name, "version": 1, "reconstructed": True,
-                 "capacity_values_allowed": [1, 2, 3, 4, 5, 6, 8, 9, 12, 16, 20]},
+        "meta": {
+            "id": name,
+            "version": 1,
+            "reconstructed": True,
+            "capacity_values_allowed": [1, 2, 3, 4, 5, 6, 8, 9, 12, 16, 20],
+        },
         "toponyms": [],
         "locales": doc_locales,
         "approaches": doc_apps,
-        "roads": [{"id": "M", "class": "main", "toponym": None},
-                  {"id": "L", "class": "local", "toponym": None}],
+        "roads": [
+            {"id": "M", "class": "main", "toponym": None},
+            {"id": "L", "class": "local", "toponym": None},
+        ],
         "road_crossings": crossings,
-        "entries": [{"id": e[0], "side": e[1], "locale": locales[e[2]], "strand": e[3],
-                     "road_class": e[4], "main_road_entry": e[5]} for e in entries],
-        "commanders": [{"id": c[0], "name": c[0].title(), "side": c[1],
-                        "setup_locale": None if c[2] is None else locales[c[2]],
-                        "reinforcement": c[3], "min_units": 1} for c in commanders],
-        "scenarios": {"T": {
-            "name": "test", "allied_start": "all_corps_on_board",
-            "starting_morale": {"F": 23, "AL": 27},
-            "french_reinforcements": [{"commander": c[0], "from": {"day": 2, "hour": 7},
-                                       "first_round": 1} for c in commanders if c[3]],
-            "rounds": [{"index": i, "day": 2, "hour": 6 + i, "night": i in nights}
-                       for i in range(1, rounds + 1)],
-        }},
-        "army": {"F": [{"type": "INF", "strength": 2, "count": 1}],
-                 "AL": [{"type": "INF", "strength": 2, "count": 1}]},
+        "entries": [
+            {
+                "id": e[0],
+                "side": e[1],
+                "locale": locales[e[2]],
+                "strand": e[3],
+                "road_class": e[4],
+                "main_road_entry": e[5],
+            }
+            for e in entries
+        ],
+        "commanders": [
+            {
+                "id": c[0],
+                "name": c[0].title(),
+                "side": c[1],
+                "setup_locale": None if c[2] is None else locales[c[2]],
+                "reinforcement": c[3],
+                "min_units": 1,
+            }
+            for c in commanders
+        ],
+        "scenarios": {
+            "T": {
+                "name": "test",
+                "allied_start": "all_corps_on_board",
+                "starting_morale": {"F": 23, "AL": 27},
+                "french_reinforcements": [
+                    {"commander": c[0], "from": {"day": 2, "hour": 7}, "first_round": 1}
+                    for c in commanders
+                    if c[3]
+                ],
+                "rounds": [
+                    {"index": i, "day": 2, "hour": 6 + i, "night": i in nights}
+                    for i in range(1, rounds + 1)
+                ],
+            }
+        },
+        "army": {
+            "F": [{"type": "INF", "strength": 2, "count": 1}],
+            "AL": [{"type": "INF", "strength": 2, "count": 1}],
+        },
     }
     board = parse_board(doc, name, fragment=True)
     register_board(board)
@@ -140,26 +196,46 @@ def position(
     for text in pieces:
         side, uid, face, where, corps = text.split()
         t = face.rstrip("0123456789")
-        strength = int(face[len(t):])
+        strength = int(face[len(t) :])
         corps_id = None if corps == "[-]" else corps.strip("[]")
         if where == "@off":
             u = Unit(uid, side, t, strength, where=OFFMAP, corps=corps_id)
         else:
             lkey, app = where[1:].split(".")
-            u = Unit(uid, side, t, strength, where=MAP, loc=keys[lkey.upper()],
-                     app=None if app == "R" else app, corps=corps_id)
+            u = Unit(
+                uid,
+                side,
+                t,
+                strength,
+                where=MAP,
+                loc=keys[lkey.upper()],
+                app=None if app == "R" else app,
+                corps=corps_id,
+            )
         units[uid] = u
         if corps_id is not None and corps_id not in commanders:
             commanders[corps_id] = Commander(corps_id, side, where=u.where, loc=u.loc, app=u.app)
     for c in board.commanders.values():
         commanders.setdefault(c.id, Commander(c.id, c.side, where="dead"))
     return GameState(
-        board=board.name, scenario="T", options=dict(options or {}),
-        roles={"allied": AL, "french": F}, salt="test-salt", phase="turn", round=round_,
-        active=active, turn_number=1, morale=dict(morale or {F: 23, AL: 27}),
-        morale_lost={F: 0, AL: 0}, elite_committed={F: [], AL: []},
-        guard_banned={F: False, AL: False}, reinforcements_entered=False, units=units,
-        commanders=commanders, turn=TurnBook(), last_artillery={},
+        board=board.name,
+        scenario="T",
+        options=dict(options or {}),
+        roles={"allied": AL, "french": F},
+        salt="test-salt",
+        phase="turn",
+        round=round_,
+        active=active,
+        turn_number=1,
+        morale=dict(morale or {F: 23, AL: 27}),
+        morale_lost={F: 0, AL: 0},
+        elite_committed={F: [], AL: []},
+        guard_banned={F: False, AL: False},
+        reinforcements_entered=False,
+        units=units,
+        commanders=commanders,
+        turn=TurnBook(),
+        last_artillery={},
     )
 
 
@@ -171,7 +247,12 @@ class Table:
 
         self.rules = RULESET
         self.state = state
-        self.log: list[str] = []
+        self.log: list[str] = []  # what the omniscient reader sees
+        self.entries: list[LogEntry] = []
+
+    def lines_for(self, role: str) -> list[str]:
+        """The log lines a role may read (by audience)."""
+        return [e.text for e in self.entries if e.audience is None or role in e.audience]
 
     def play(self, side: str, kind: str, payload: JSON = None) -> GameState:
         action = Action(ROLE[side], kind, {} if payload is None else payload)
@@ -179,6 +260,7 @@ class Table:
         assert not rejections, f"{kind} rejected: {rejections}"
         step = self.rules.apply(self.state, action, Rng(0))
         self.state = step.state
+        self.entries.extend(step.log)
         self.log.extend(
             e.text for e in step.log if e.audience is None or "@omniscient" in e.audience
         )
@@ -189,6 +271,10 @@ class Table:
         rejections = self.rules.validate(self.state, action)
         assert rejections, f"{kind} {payload} was accepted"
         return rejections[0]
+
+    def alias(self, viewer: str, uid: str) -> str:
+        """How `viewer` (a side) names the unit now: own id, or the enemy unit's alias."""
+        return shown_as(self.state, viewer, uid)
 
     def unit(self, uid: str) -> Unit:
         return self.state.units[uid]

@@ -266,7 +266,10 @@ class Reader:
         raise _suggest(probe, choices, f"{text!r} is not one of your units or commanders")
 
     def listed(self, toks: Sequence[Tok], one: Callable[[Sequence[Tok]], str]) -> list[str]:
-        """Pieces separated by commas or 'and' (or blanks when every word is a piece)."""
+        """Pieces separated by commas or 'and' (or blanks when every word is a piece); at least
+        one (an empty list is written by leaving the clause out, or 'no counter')."""
+        if not _items(toks):
+            raise TextError("a list of pieces is empty")
         out: list[str] = []
         for item in _items(toks):
             try:
@@ -307,7 +310,7 @@ class Reader:
             raise _suggest(
                 text.casefold(), shown, f"{text!r} is not the alias of an enemy unit on the map"
             )
-        return uid
+        return unit_alias(self.ctx.state, self.side, uid)  # the engine takes enemy aliases
 
     def unit_or_alias(self, toks: Sequence[Tok]) -> str:
         """An own unit id, or the alias of an enemy unit (odd losses fall on either side)."""
@@ -316,7 +319,7 @@ class Reader:
             return self.units[text.casefold()]
         names = self._aliases()
         if text.casefold() in names:
-            return names[text.casefold()]
+            return unit_alias(self.ctx.state, self.side, names[text.casefold()])
         shown = {k: unit_alias(self.ctx.state, self.side, v) for k, v in names.items()}
         shown.update(self.units)
         raise _suggest(

@@ -53,6 +53,7 @@ def end_turn(ctx: Ctx) -> None:
     state.turn_number += 1
     state.attack = None
     state.pending = None
+    state.ride_on = None
     if state.active == AL:
         start_turn(ctx, F)
         return

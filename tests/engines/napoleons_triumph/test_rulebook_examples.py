@@ -83,7 +83,9 @@ def test_t13_only_the_loser_loses_morale() -> None:
     assert t.face("v2") == "INF2"
     assert t.state.pending is not None
     assert t.state.pending.kind == "odd_loss"
-    t.play("F", "place_odd_loss", {"units": ["b1"]})
+    # F names the Allied unit by its alias; the server id is refused, so it cannot be probed
+    assert t.refuse("F", "place_odd_loss", {"units": ["b1"]}).rule == "NT-90"
+    t.play("F", "place_odd_loss", {"units": [t.alias("F", "b1")]})
     assert t.face("b1") == "dead"
     assert t.face("b2") == "INF1"
     assert t.state.morale == {"F": 23, "AL": 24}

@@ -1,0 +1,255 @@
+"""Road attacks (NT-68, NT-76, NT-77, NT-98, NT-141, NT-143): cavalry attacking out of a road move.
+
+A road attack is threatened with the road the cavalry will take: `road_from` (the locale in whose
+reserve they start) and `road_path` (the locales they enter before the defense locale, ending with
+the attack locale; empty when they start in the attack locale). It must be a feint unless the
+defender vacates (NT-76); after a vacate the cavalry enter the defense locale and MAY ride on
+within the road distance left, also into further road attacks (NT-98). Any other command ends
+the ride-on (NT-143).
+"""
+
+from __future__ import annotations
+
+from games.core.protocol import JSON
+from games.napoleons_triumph import payload as P
+from games.napoleons_triumph.commands import MovePlan, plan_move, spend
+from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.errors import require
+from games.napoleons_triumph.movement import (
+    LOCAL_ROAD_REACH,
+    MAIN_ROAD_REACH,
+    RoadEnd,
+    record,
+    road_move,
+    routes,
+)
+from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_at
+from games.napoleons_triumph.state import Attack, other
+
+
+def parse(p: dict[str, JSON]) -> tuple[int, list[int]] | None:
+    src = P.integer(p, "road_from", required=False)
+    if src is None:
+        require(
+            p.get("road_path") is None,
+            "NT-68",
+            "a road attack names road_from, the locale where the cavalry start, with road_path",
+            "/road_from",
+        )
+        return None
+    return src, P.ints(p, "road_path")
+
+
+def ride_group(ctx: Ctx) -> MovePlan | None:
+    """The pieces of an open ride-on, as the command that moves them (NT-98)."""
+    ride = ctx.state.ride_on
+    if ride is None:
+        return None
+    units = ride["units"]
+    assert isinstance(units, list)
+    cmd = ride["commander"]
+    return MovePlan(
+        str(ride["kind"]),
+        str(ride["side"]),
+        cmd if isinstance(cmd, str) else None,
+        [str(u) for u in units],
+        loc=ctx.state.units[str(units[0])].loc,
+        app=None,
+    )
+
+
+def _start(ctx: Ctx, road_from: int) -> tuple[list[tuple[int, int]], int, bool]:
+    """Road nodes to start from, locales entered before, whether only main roads so far."""
+    ride = ctx.state.ride_on
+    if ride is not None and ride["locale"] == road_from:
+        strand, entered, main = ride["strand"], ride["entered"], ride["main_only"]
+        assert isinstance(strand, int)
+        assert isinstance(entered, int)
+        return [(road_from, strand)], entered, bool(main)
+    return [(road_from, s) for s in ctx.board.strands(road_from)], 0, True
+
+
+def check_threat(
+    ctx: Ctx, side: str, att_loc: int, app: str, def_loc: int, road: tuple[int, list[int]]
+) -> bool:
+    """Step (1) of a road attack; returns whether it continues a ride-on."""
+    state, board = ctx.state, ctx.board
+    src, path = road
+    require(src in board.locales, "NT-68", f"locale {src} does not exist", "/road_from")
+    require(
+        (path[-1] if path else src) == att_loc,
+        "NT-68",
+        "road_path ends with the attack locale (or is empty when the cavalry start there)",
+        "/road_path",
+    )
+    starts, before, main = _start(ctx, src)
+    ride = ride_group(ctx)
+    continuing = ride is not None and ride.loc == src
+    if not continuing:
+        cav = [u for u in units_at(state, src, None, side) if u.type == "CAV"]
+        require(
+            bool(cav),
+            "NT-68",
+            f"no cavalry of yours stands in the reserve of locale {src}",
+            "/road_from",
+        )
+    found = routes(ctx, starts, [*path, def_loc], None)
+    n = before + len(path) + 1
+    require(
+        any(n <= (MAIN_ROAD_REACH if r.main_only and main else LOCAL_ROAD_REACH) for r in found),
+        "NT-68",
+        f"no road from locale {src} through {path} crosses {app} within the road distance",
+        "/road_path",
+    )
+    for i, loc in enumerate(path):
+        require(
+            occupant(state, loc) != other(side),
+            "NT-47",
+            f"locale {loc} on the road is held by the enemy",
+            f"/road_path/{i}",
+        )
+    return continuing
+
+
+def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
+    """The road attack's command, in step (3) (a feint) or after a vacate (NT-68, NT-75, NT-77)."""
+    state = ctx.state
+    assert atk.road_from is not None
+    raw = P.objects(p, "commands", required=True)
+    require(len(raw) == 1, "NT-68", "a road attack is made by one command (AMB-37)", "/commands")
+    spec = raw[0]
+    kind = P.req_str(spec, "kind", "/commands/0")
+    require(
+        kind in ("unit_move", "corps_move"),
+        "NT-68",
+        "a road attack is a Unit Move or a Corps Move",
+        "/commands/0/kind",
+    )
+    ride = ride_group(ctx)
+    if atk.ride:
+        assert ride is not None
+        named = spec.get("unit") if kind == "unit_move" else spec.get("commander")
+        require(
+            kind == ride.kind and named in (*ride.units, ride.commander),
+            "NT-98",
+            "a ride-on continues the same command with the same pieces",
+            "/commands/0",
+        )
+        plan = ride
+    else:
+        plan = plan_move(ctx, atk.attacker, kind, spec, "/commands/0")
+        require(
+            plan.loc == atk.road_from and plan.app is None,
+            "NT-68",
+            f"the road attack starts in the reserve of locale {atk.road_from}",
+            "/commands/0",
+        )
+    units = [state.units[u] for u in plan.units]
+    require(
+        all(u.type == "CAV" for u in units),
+        "NT-68",
+        "a road attack is made by cavalry only (with commanders)",
+        "/commands/0",
+    )
+    multi = plan.kind == "corps_move" and len(plan.units) >= 2
+    require(
+        not (
+            multi
+            and atk.road_path
+            and enemy_corps_adjacent(ctx.board, state, atk.att_locale, atk.attacker)
+        ),
+        "NT-141",
+        "a corps of 2+ units must halt on entering the attack locale, so it cannot attack by road",
+        "/commands/0",
+    )
+    for u in units:
+        u.revealed = True
+    ctx.log(f"Attack {atk.id}: road attack by cavalry ", *_faces(plan.units), ".")
+    starts, before, main = _start(ctx, atk.road_from)
+    if feint:
+        end = P.req_str(p, "end")
+        require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
+        end_app = atk.approach if end == "block" else None
+        if atk.road_path:
+            road_move(
+                ctx,
+                plan,
+                list(atk.road_path),
+                end_app,
+                "",
+                start=starts[0] if atk.ride else None,
+                before=before,
+                main_before=main,
+            )
+        else:  # the cavalry start in the attack locale: they stay, blocking or in reserve
+            for u in units:
+                u.app = end_app
+            if plan.kind == "corps_move" and plan.commander:
+                state.commanders[plan.commander].app = end_app
+        state.ride_on = None
+    else:
+        end_at = road_move(
+            ctx,
+            plan,
+            [*atk.road_path, atk.def_locale],
+            None,
+            "",
+            start=starts[0] if atk.ride else None,
+            before=before,
+            main_before=main,
+        )
+        open_ride(ctx, plan, atk.def_locale, end_at)
+    if not atk.ride:
+        spend(ctx, plan, record(plan, {"attack": atk.id, "road": True}))
+    atk.attackers = sorted(plan.units)
+    atk.att_commanders = [plan.commander] if plan.kind == "corps_move" and plan.commander else []
+    atk.feint = feint
+
+
+def open_ride(ctx: Ctx, plan: MovePlan, loc: int, end: RoadEnd) -> None:
+    reach = MAIN_ROAD_REACH if end.main_only else LOCAL_ROAD_REACH
+    if end.entered >= reach:
+        ctx.state.ride_on = None
+        return
+    ctx.state.ride_on = {
+        "side": plan.side,
+        "kind": plan.kind,
+        "commander": plan.commander,
+        "units": list(plan.units),
+        "locale": loc,
+        "strand": end.strand,
+        "entered": end.entered,
+        "main_only": end.main_only,
+    }
+    ctx.log(f"The cavalry may ride on ({reach - end.entered} locale(s) of road left, NT-98).")
+
+
+def ride_on(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
+    """NT-98: continue the road move of a vacated road attack."""
+    plan = ride_group(ctx)
+    require(plan is not None and plan.side == side, "NT-98", "no ride-on is open")
+    assert plan is not None
+    ride = ctx.state.ride_on
+    assert ride is not None
+    path = P.ints(p, "path", required=True)
+    end_app = P.string(p, "end_approach", required=False)
+    starts, before, main = _start(ctx, int(str(ride["locale"])))
+    start = plan.loc
+    road_move(ctx, plan, path, end_app, "", start=starts[0], before=before, main_before=main)
+    ctx.state.ride_on = None
+    last = ctx.state.units[plan.units[0]]
+    ctx.log(f"Ride-on from locale {start} to locale {last.loc}.")
+
+
+def close_ride(ctx: Ctx) -> None:
+    """NT-143: any other command ends an open ride-on."""
+    ctx.state.ride_on = None
+
+
+def _faces(ids: list[str]) -> list[str | U]:
+    out: list[str | U] = []
+    for i, uid in enumerate(ids):
+        if i:
+            out.append(", ")
+        out.append(U(uid, face=True))
+    return out
