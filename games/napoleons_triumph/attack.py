@@ -166,7 +166,7 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
     return plans
 
 
-def spend_all(ctx: Ctx, atk: Attack, plans: list[MovePlan]) -> None:
+def spend_all(ctx: Ctx, atk: Attack, plans: list[MovePlan]) -> None:  # NT-97: spent, moved
     for plan in plans:
         spend(ctx, plan, record(plan, {"attack": atk.id}))
     atk.commands = [record(p) for p in plans]
@@ -506,7 +506,7 @@ def check_def_leading(ctx: Ctx, atk: Attack, named: list[str], leading: list[str
             )
 
 
-def defend(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
+def defend(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:  # NT-67: uses no command
     atk = current(ctx)
     named = P.strings(p, "named", required=True)
     leading = P.strings(p, "leading")
@@ -660,7 +660,7 @@ def check_artillery_attack(
         "/leading",
     )
     last = state.last_artillery.get(_art_key(atk))
-    hill_ok = board.locales[atk.att_locale].hill and not board.locales[atk.def_locale].hill
+    hill_ok = board.locales[atk.att_locale].hill and not board.locales[atk.def_locale].hill  # NT-11
     require(
         last != state.round - 1 or hill_ok,
         "NT-84",
@@ -711,7 +711,7 @@ def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             "/end",
         )
     spend_all(ctx, atk, plans)
-    atk.feint = True
+    atk.feint = True  # NT-144: ending in the starting reserve is no move into it
     app = atk.approach if end == "block" else None
     for uid in atk.attackers:
         ctx.state.units[uid].app = app

@@ -77,8 +77,8 @@ class BoardError(ValueError):
 @dataclass(frozen=True, slots=True)
 class ApproachSide:
     locale: int
-    width: int  # 1 narrow, 2 wide (per-side override allowed)
-    penalties: frozenset[str]  # subset of {"I","C","A"}: printed inside `locale` at this approach
+    width: int  # 1 narrow, 2 wide (per-side override allowed) (NT-8)
+    penalties: frozenset[str]  # {"I","C","A"} printed inside `locale` at this approach (NT-9)
     obstructed: bool
 
 
@@ -93,7 +93,7 @@ class Approach:
 
 
 @dataclass(frozen=True, slots=True)
-class Locale:
+class Locale:  # NT-7; terrain is decoration and is not loaded (NT-15)
     id: int
     key: str
     name: str | None

@@ -80,7 +80,7 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
                 u = state.units[uid]
                 u.where, u.loc, u.app, u.corps = OFFMAP, None, None, cid
             continue
-        loc = cdef.setup_locale
+        loc = cdef.setup_locale  # NT-12: the locale labelled with his name
         require(loc is not None, "NT-21", f"{cdef.name} has no set-up locale on this board", path)
         assert loc is not None
         if app is not None:

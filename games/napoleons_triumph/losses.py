@@ -25,7 +25,7 @@ def take_loss(ctx: Ctx, u: Unit, sp: int, reason: str) -> int:
     """Reduce a unit (NT-5); returns the points actually lost. The unit is revealed (AMB-5)."""
     if sp <= 0 or u.where != MAP:
         return 0
-    u.revealed = True
+    u.revealed = True  # NT-92
     commit_elite(ctx, [u], "takes a loss")  # NT-120(d) / NT-122(d)
     lost = min(sp, u.strength)
     left = u.strength - lost

@@ -29,7 +29,7 @@ def ordinary_targets(ctx: Ctx, loc: int, app: str | None) -> list[tuple[int, str
 def check_entry(
     ctx: Ctx, plan: MovePlan, loc: int, moving: int, final: bool, corps: bool, path: str
 ) -> None:
-    """What every locale a move enters must allow (NT-10, NT-47, NT-54(b), NT-55, NT-101)."""
+    """What every locale a move enters must allow (NT-50: NT-10, NT-47, NT-54(b), NT-55, NT-101)."""
     state, board = ctx.state, ctx.board
     require(loc in board.locales, "NT-7", f"locale {loc} does not exist", path)
     require(
@@ -70,7 +70,7 @@ def check_entry(
         )
 
 
-def place(ctx: Ctx, plan: MovePlan, loc: int, app: str | None) -> None:
+def place(ctx: Ctx, plan: MovePlan, loc: int, app: str | None) -> None:  # NT-45: together
     state = ctx.state
     if (
         app is None

@@ -33,6 +33,7 @@ from games.napoleons_triumph.context import Ctx, shown_as
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.retreat import default_plan
+from games.napoleons_triumph.road_attack import road_options
 from games.napoleons_triumph.state import Attack, Pending, Unit, other
 
 PLAN_KEYS = {"scope", "on_threat", "counter", "loss_priority", "retreat", "hold"}
@@ -152,6 +153,19 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
                 members, key=lambda u: (elite_kind(u) is None, u.strength, u.id)
             ).id
         return "choose_anchor", {"anchors": anchors}
+    if atk.road_from is not None and kind in ("feint", "after_vacate"):  # NT-68, NT-76
+        road = road_options(
+            ctx,
+            atk.attacker,
+            atk.road_from,
+            atk.att_locale,
+            atk.ride,
+            atk.road_path,
+            atk.def_locale,
+        )[:1]
+        if kind == "feint":
+            return "declare_feint", {"commands": P.jlist(road), "end": "reserve"}
+        return "declare_after_vacate", {"commands": P.jlist(road)}
     options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
     if atk.guard_attack and atk.guard_shown:
         options = options_moving(ctx, atk.attacker, atk.att_locale, atk.approach, atk.guard_shown)

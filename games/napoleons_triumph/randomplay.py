@@ -2,7 +2,10 @@
 
 Candidates are drawn at random from what the role can see and kept only if `validate` accepts them;
 the documented default answer (always legal) is the fallback for every decision, `end_turn` for a
-command phase.
+command phase. The play is biased towards fighting so that the fuzzer reaches the rarer decisions:
+a possible threat is made most of the time, most moves go to the target nearest the enemy, feints
+are rare, attacks prefer whole corps and two leading units, and losses, retreats (also a vacate
+that leaves the retreat for later) and anchors are drawn at random.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from games.napoleons_triumph.pieces import (
 )
 from games.napoleons_triumph.reinforcements import first_round
 from games.napoleons_triumph.retreat import destinations, loss_groups
+from games.napoleons_triumph.road_attack import road_options, road_threats
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, Attack, F, GameState, other
 from games.napoleons_triumph.turns import is_night
 
@@ -217,6 +221,38 @@ def _enemy_distance(ctx: Ctx, side: str) -> Callable[[int], int]:
 
 def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
     state, board = ctx.state, ctx.board
+    if rng.chance(1, 25):  # a standing instruction for when this side defends (digest 4.5)
+        scope: JSON = {"default": True}
+        own = sorted(
+            {
+                u.loc
+                for u in state.units.values()
+                if u.side == side and u.where == MAP and u.loc is not None
+            }
+        )
+        if own and rng.chance(1, 2):
+            scope = {"locale": rng.choice(own)}
+        return "set_defense_plan", {
+            "scope": scope,
+            "on_threat": {
+                "mode": rng.choice(["defend", "vacate", "ask"]),
+                "leading": rng.choice(["strongest", "none"]),
+            },
+            "counter": {"policy": rng.choice(["none", "ask", "win_if_possible"])},
+            "hold": rng.choice(["all_named", "ask"]),
+            "retreat": {"mode": rng.choice(["default", "ask"])},
+        }
+    ride = state.ride_on
+    if ride is not None and rng.chance(1, 2):  # NT-98: ride on along the road
+        loc, strand = ride["locale"], ride["strand"]
+        assert isinstance(loc, int)
+        assert isinstance(strand, int)
+        steps = board.road_steps(loc, strand)
+        if steps:
+            return "ride_on", {"path": [rng.choice(steps).to_locale]}
+    roads = road_threats(ctx, side) if not is_night(ctx) else []
+    if roads and rng.chance(1, 4):
+        return "threaten", rng.choice(roads)
     threats = _threats(ctx, side)
     if threats and rng.chance(THREATEN, 12):
         loc, app = rng.choice(threats)
@@ -367,6 +403,22 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
         units = [x for x in named if x in state.units]
         lead = rng.sample(units, _leaders(len(units), rng))
         return "defend", {"named": jlist(named), "leading": jlist(lead)}
+    if atk.road_from is not None and kind in ("feint", "after_vacate"):
+        road = road_options(
+            ctx,
+            atk.attacker,
+            atk.road_from,
+            atk.att_locale,
+            atk.ride,
+            atk.road_path,
+            atk.def_locale,
+        )
+        if not road:
+            return policies.default_answer(ctx, pending)
+        spec = rng.choice(road)
+        if kind == "feint":
+            return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
+        return "declare_after_vacate", {"commands": [spec]}
     options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
     if atk.guard_attack and atk.guard_shown:
         options = [

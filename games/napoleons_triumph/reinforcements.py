@@ -92,6 +92,14 @@ def enter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         "/",
     )
     path_locs = P.ints(p, "path", required=True)
+    for i, loc in enumerate(path_locs[1:], start=1):
+        require(
+            occupant(state, loc) != other(side),
+            "NT-145",
+            f"locale {loc} is held by the enemy: a reinforcement attacking by road as it enters "
+            "(NT-145) is not implemented yet",
+            f"/path/{i}",
+        )
     end_app = P.string(p, "end_approach", required=False)
     road_move(ctx, plan, path_locs, end_app, "", entry=entry)  # NT-60: always by road
     for uid in plan.units:

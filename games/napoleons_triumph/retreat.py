@@ -69,7 +69,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     side = other(atk.attacker)
     loc = atk.def_locale
     groups = loss_groups(ctx, atk)
-    retreating = sorted(units_in(state, loc, side), key=lambda u: u.id)
+    retreating = sorted(units_in(state, loc, side), key=lambda u: u.id)  # NT-103: all of them
     # Check the whole plan before changing anything.
     rows = P.objects(p, "losses")
     planned: dict[str, int] = {}

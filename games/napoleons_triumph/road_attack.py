@@ -14,7 +14,7 @@ from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.commands import MovePlan, plan_move, spend
 from games.napoleons_triumph.context import Ctx, U
-from games.napoleons_triumph.errors import require
+from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.movement import (
     LOCAL_ROAD_REACH,
     MAIN_ROAD_REACH,
@@ -23,8 +23,9 @@ from games.napoleons_triumph.movement import (
     road_move,
     routes,
 )
+from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_at
-from games.napoleons_triumph.state import Attack, other
+from games.napoleons_triumph.state import MAP, Attack, clone, other
 
 
 def parse(p: dict[str, JSON]) -> tuple[int, list[int]] | None:
@@ -93,6 +94,19 @@ def check_threat(
             f"no cavalry of yours stands in the reserve of locale {src}",
             "/road_from",
         )
+    require(
+        def_loc not in state.turn.road_locked and def_loc not in state.turn.conquered,
+        "NT-70",
+        f"if the defender vacated, no piece of yours could enter locale {def_loc} this turn "
+        "(NT-54, NT-101) (AMB-17)",
+        "/approach",
+    )
+    require(
+        bool(road_options(ctx, side, src, att_loc, continuing, path, def_loc)),
+        "NT-70",
+        f"no command is left that could carry cavalry from locale {src} into this attack (AMB-17)",
+        "/road_from",
+    )
     found = routes(ctx, starts, [*path, def_loc], None)
     n = before + len(path) + 1
     require(
@@ -252,4 +266,142 @@ def _faces(ids: list[str]) -> list[str | U]:
         if i:
             out.append(", ")
         out.append(U(uid, face=True))
+    return out
+
+
+def road_options(
+    ctx: Ctx,
+    side: str,
+    road_from: int,
+    att_loc: int,
+    continuing: bool,
+    path: list[int],
+    def_loc: int,
+) -> list[dict[str, JSON]]:
+    """Commands that could make this road attack (cavalry only, NT-68; NT-141), cheapest first:
+    each must be able to march along `path` now (NT-51..NT-55) and fit into `def_loc`."""
+    return [
+        spec
+        for spec in _candidates(ctx, side, road_from, att_loc, continuing)
+        if _can_march(ctx, side, spec, continuing, road_from, path, def_loc)
+    ]
+
+
+def _can_march(
+    ctx: Ctx,
+    side: str,
+    spec: dict[str, JSON],
+    continuing: bool,
+    road_from: int,
+    path: list[int],
+    def_loc: int,
+) -> bool:
+    trial = Ctx(ctx.board, clone(ctx.state))
+    try:
+        ride = ride_group(trial)
+        plan = (
+            ride
+            if continuing and ride is not None
+            else plan_move(trial, side, str(spec["kind"]), spec)
+        )
+        if len(plan.units) > ctx.board.locales[def_loc].capacity:
+            return False
+        if path:
+            starts, before, main = _start(trial, road_from)
+            road_move(
+                trial,
+                plan,
+                path,
+                None,
+                "",
+                start=starts[0] if continuing else None,
+                before=before,
+                main_before=main,
+            )
+    except Illegal:
+        return False
+    return True
+
+
+def _candidates(
+    ctx: Ctx, side: str, road_from: int, att_loc: int, continuing: bool
+) -> list[dict[str, JSON]]:
+    state = ctx.state
+    ride = ride_group(ctx)
+    if continuing and ride is not None:
+        if ride.kind == "unit_move":
+            return [{"kind": "unit_move", "unit": ride.units[0], "road": True}]
+        return [{"kind": ride.kind, "commander": ride.commander, "road": True}]
+    out: list[dict[str, JSON]] = []
+    for u in sorted(units_at(state, road_from, None, side), key=lambda u: u.id):
+        spec: dict[str, JSON] = {"kind": "unit_move", "unit": u.id, "road": True}
+        if u.type == "CAV" and _ok(ctx, side, spec):
+            out.append(spec)
+    for c in sorted(state.commanders.values(), key=lambda c: c.id):
+        if c.side != side or c.where != MAP or (c.loc, c.app) != (road_from, None):
+            continue
+        members = [u for u in state.units.values() if u.corps == c.id and u.where == MAP]
+        stay = [u.id for u in members if u.type != "CAV" or u.fixed or u.moves > 0]
+        movers = [u for u in members if u.id not in stay]
+        halts = (
+            len(movers) >= 2
+            and road_from != att_loc
+            and enemy_corps_adjacent(ctx.board, state, att_loc, side)
+        )
+        spec = {"kind": "corps_move", "commander": c.id, "detach": jlist(stay), "road": True}
+        if movers and not halts and _ok(ctx, side, spec):
+            out.append(spec)
+    return out
+
+
+def _ok(ctx: Ctx, side: str, spec: dict[str, JSON]) -> bool:
+    try:
+        plan_move(ctx, side, str(spec["kind"]), spec)
+    except Illegal:
+        return False
+    return True
+
+
+def road_threats(ctx: Ctx, side: str) -> list[dict[str, JSON]]:
+    """Road-attack threats the side could announce now (for random play and clients' hints)."""
+    state, board = ctx.state, ctx.board
+    enemy = other(side)
+    out: list[dict[str, JSON]] = []
+    ride = ride_group(ctx)
+    sources = sorted(
+        {
+            u.loc
+            for u in state.units.values()
+            if u.side == side
+            and u.where == MAP
+            and u.app is None
+            and u.type == "CAV"
+            and u.loc is not None
+        }
+    )
+    if ride is not None and ride.loc is not None and ride.loc not in sources:
+        sources.append(ride.loc)
+    for src in sources:
+        starts, before, main = _start(ctx, src)
+        stack: list[tuple[tuple[int, int], list[int], bool]] = [(n, [], main) for n in starts]
+        while stack:
+            node, path, main_only = stack.pop()
+            for step in board.road_steps(*node):
+                entered = before + len(path) + 1
+                only = main_only and step.road_class == "main"
+                if entered > (MAIN_ROAD_REACH if only else LOCAL_ROAD_REACH):
+                    continue
+                holder = occupant(state, step.to_locale)
+                if holder == enemy:
+                    att = path[-1] if path else src
+                    out.append(
+                        {
+                            "attack_locale": att,
+                            "approach": step.approach,
+                            "road_from": src,
+                            "road_path": jlist(path),
+                        }
+                    )
+                elif step.to_locale not in path and step.to_locale != src:
+                    stack.append(((step.to_locale, step.to_strand), [*path, step.to_locale], only))
     return out

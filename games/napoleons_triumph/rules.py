@@ -134,7 +134,7 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         )
         answers[kind](ctx, side, p)
         return
-    require(side == state.active, "NT-35", "it is not your turn", "/role")
+    require(side == state.active, "NT-35", "it is not your turn", "/role")  # NT-26
     require(
         kind in COMMANDS, "NT-35", f"{kind!r} is not a command; nothing is waiting for it", "/kind"
     )

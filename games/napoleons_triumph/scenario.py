@@ -11,7 +11,7 @@ from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.state import AL, Commander, F, GameState, TurnBook, Unit
 
 DEFAULT_BOARD = "austerlitz-published"
-DEFAULT_ROLES = {"allied": AL, "french": F}
+DEFAULT_ROLES = {"allied": AL, "french": F}  # NT-1: two sides, two players
 
 # Every ambiguity of the digest is a named option whose default is the proposed reading (digest 6).
 # Only the defaults are implemented; another value is refused at set-up with a clear message.
@@ -122,7 +122,7 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
         "/scenario",
     )
     sdef = board.scenarios[scenario]
-    morale = {F: sdef.starting_morale[F], AL: sdef.starting_morale[AL]}
+    morale = {F: sdef.starting_morale[F], AL: sdef.starting_morale[AL]}  # NT-110
     balance = options.get("balance")
     if isinstance(balance, dict):
         side, reduce = str(balance["side"]), balance["reduce"]
@@ -131,7 +131,7 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
         morale[side] -= reduce
     units: dict[str, Unit] = {}
     for side in (AL, F):
-        for uid, face in board.army[side]:
+        for uid, face in board.army[side]:  # NT-6: the army displays, not the box counts
             units[uid] = Unit(id=uid, side=side, type=face.type, strength=face.strength)
     commanders = {c.id: Commander(id=c.id, side=c.side) for c in board.commanders.values()}
     return GameState(
@@ -139,7 +139,7 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
         scenario=scenario,
         options=dict(options),
         roles=roles_of(options),
-        salt=rng.token(16),
+        salt=rng.token(16),  # NT-146: derived from the seed; never in a view or log
         phase="setup_AL",
         round=1,
         active=AL,

@@ -29,7 +29,7 @@ POOL, OFFMAP, MAP, DEAD = "pool", "offmap", "map", "dead"
 class Unit:
     id: str
     side: str
-    type: str  # INF GUARD CAV ART
+    type: str  # INF GUARD CAV ART (NT-2 units, NT-3 faces)
     strength: int
     where: str = POOL
     loc: int | None = None
@@ -44,7 +44,7 @@ class Unit:
 
 
 @dataclass(slots=True)
-class Commander:
+class Commander:  # NT-2: commanders, named by id
     id: str
     side: str
     where: str = POOL

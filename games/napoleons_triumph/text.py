@@ -403,6 +403,20 @@ def _detach(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     return "detach_move", {"commander": cid, "units": list[JSON](units), **dest}
 
 
+def _ride(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
+    """`ride on via <places> [blocking <place>]`: the ride-on of a vacated road attack (NT-98)."""
+    head, clauses = _split(toks, frozenset({"via", "blocking"}))
+    via = _once(clauses, "via")
+    if [t.key for t in head] != ["on"] or via is None:
+        raise TextError("write 'ride on via <places>'")
+    path = r.places_list(via)
+    blocking = _once(clauses, "blocking")
+    end_app: str | None = None
+    if blocking is not None:
+        _, end_app = r.end_at([path[-1]], blocking, [Tok(str(path[-1]))])
+    return "ride_on", {"path": list[JSON](path), "end_approach": end_app}
+
+
 def _attach(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     head, clauses = _split(toks, frozenset({"to"}))
     to = _once(clauses, "to")
@@ -437,12 +451,23 @@ def _threaten(r: Reader, clauses: Clauses) -> tuple[str, dict[str, JSON]]:
         raise TextError("write 'attack from <place> towards <place>'")
     loc, app = r.join(frm, towards)
     guard = _once(clauses, "guard")
-    return "threaten", {
+    payload: dict[str, JSON] = {
         "attack_locale": loc,
         "approach": app,
         "guard_attack": guard is not None,
         "show_guard": r.unit(guard) if guard is not None else None,
     }
+    start = _once(clauses, "starting")  # a road attack (NT-68): where the cavalry start
+    via = _once(clauses, "via")
+    if start is not None:
+        src = r.place(start)
+        if len(src) != 1:
+            raise TextError("'starting' names one locale")
+        payload["road_from"] = src[0]
+        payload["road_path"] = list[JSON](r.places_list(via) if via else [])
+    elif via is not None:
+        raise TextError("'via' belongs to a road attack: write 'starting <place> via ...'")
+    return "threaten", payload
 
 
 ATTACK_KEYS = frozenset(
@@ -484,7 +509,7 @@ def _with_clause(clauses: Clauses, form: str) -> Clauses:
 
 def _attack(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     if toks and toks[0].key == "from":
-        _, clauses = _split(toks, frozenset({"from", "towards", "guard"}))
+        _, clauses = _split(toks, frozenset({"from", "towards", "guard", "starting", "via"}))
         return _threaten(r, clauses)
     head, clauses = _split(toks, ATTACK_KEYS)
     _no_extra(head, "attack")
@@ -650,6 +675,7 @@ ORDERS: dict[str, Callable[[Reader, list[Tok]], tuple[str, dict[str, JSON]]]] = 
     "anchor": _anchor,
     "hold": _hold,
     "end": _end,
+    "ride": _ride,
 }
 
 

@@ -16,7 +16,7 @@ def hide_all(ctx: Ctx) -> None:
 
 def is_night(ctx: Ctx) -> bool:
     rounds = ctx.board.scenarios[ctx.state.scenario].rounds
-    return rounds[ctx.state.round - 1].night
+    return rounds[ctx.state.round - 1].night  # NT-17, NT-18
 
 
 def start_turn(ctx: Ctx, side: str) -> None:
@@ -57,7 +57,7 @@ def end_turn(ctx: Ctx) -> None:
     if state.active == AL:
         start_turn(ctx, F)
         return
-    last = len(ctx.board.scenarios[state.scenario].rounds)
+    last = len(ctx.board.scenarios[state.scenario].rounds)  # NT-28
     if state.round >= last:
         finish_game(ctx)  # NT-129
         return

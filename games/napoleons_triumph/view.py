@@ -20,7 +20,7 @@ from games.napoleons_triumph.state import AL, MAP, OFFMAP, POOL, Attack, F, Game
 
 def viewer_side(state: GameState, role: str) -> str | None:
     """A side for a player role; None for the omniscient reader; OBSERVER for spectators."""
-    if role == OMNISCIENT:
+    if role == OMNISCIENT:  # NT-147: any other non-player role is a spectator (OBSERVER)
         return None
     return state.roles.get(role, OBSERVER)
 
@@ -40,8 +40,8 @@ def unit_view(state: GameState, viewer: str | None, u: Unit) -> dict[str, JSON]:
         "id": u.id if own else unit_alias(state, viewer or OBSERVER, u.id),
         "side": u.side,
         "position": _pos(u),
-        "corps": u.corps,
-        "face": {"type": u.type, "strength": u.strength}
+        "corps": u.corps,  # NT-30: corps membership is public
+        "face": {"type": u.type, "strength": u.strength}  # NT-4: owner, or shown
         if own or u.revealed or state.phase == "over"
         else None,
     }

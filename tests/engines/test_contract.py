@@ -185,7 +185,7 @@ GAME = {
 
 
 @RULESETS
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(length=st.integers(min_value=0, max_value=120), **GAME)
 def test_same_seed_same_actions_same_hashes(
     ruleset_id: str, length: int, game_seed: int, chooser_seed: int, scenario_index: int
@@ -202,7 +202,7 @@ def test_same_seed_same_actions_same_hashes(
 
 
 @RULESETS
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(length=st.integers(min_value=0, max_value=150), **GAME)
 def test_incremental_apply_equals_replay_from_the_log(
     ruleset_id: str, length: int, game_seed: int, chooser_seed: int, scenario_index: int
@@ -218,7 +218,7 @@ def test_incremental_apply_equals_replay_from_the_log(
 
 
 @RULESETS
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(length=st.integers(min_value=0, max_value=120), **GAME)
 def test_dump_load_round_trip(
     ruleset_id: str, length: int, game_seed: int, chooser_seed: int, scenario_index: int
@@ -243,7 +243,7 @@ WORD = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @RULESETS
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(length=st.integers(min_value=0, max_value=150), **GAME)
 def test_views_are_json_and_leak_no_hidden_ids_or_secrets(
     ruleset_id: str, length: int, game_seed: int, chooser_seed: int, scenario_index: int
@@ -267,7 +267,7 @@ def test_views_are_json_and_leak_no_hidden_ids_or_secrets(
 
 
 @RULESETS
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     length=st.integers(min_value=0, max_value=200),
     probe_seed=SEEDS,
@@ -300,7 +300,7 @@ def test_views_do_not_depend_on_hidden_facts(
 
 
 @RULESETS
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(**GAME)
 def test_random_playouts_end_with_a_result_and_keep_the_invariants(
     ruleset_id: str, game_seed: int, chooser_seed: int, scenario_index: int
@@ -390,7 +390,7 @@ def malformed(draw: st.DrawFn, ruleset_id: str) -> tuple[int, Action]:
 
 @RULESETS
 @settings(
-    max_examples=300,
+    max_examples=400,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -546,6 +546,9 @@ def render(state: GameState, side: str, action: Action) -> str | None:
         )
     if k == "threaten":
         g = f" guard {p['show_guard']}" if p.get("guard_attack") else ""
+        if p.get("road_from") is not None:
+            via = p.get("road_path") or []
+            g += f" starting {p['road_from']}" + (f" via {ids(via)}" if via else "")
         return f"attack from {p['attack_locale']} towards {p['approach']}{g}"
     if k == "end_turn":
         return "end turn"
@@ -598,7 +601,10 @@ def render(state: GameState, side: str, action: Action) -> str | None:
         return "anchor " + ", ".join(f"{c} {u}" for c, u in anchors.items())
     if k in ("hold", "feint_hold"):
         return f"hold {ids(p['pieces'])}"
-    return None  # set-up orders have no text form
+    if k == "ride_on":
+        end = p.get("end_approach")
+        return f"ride on via {ids(p['path'])}" + (f" blocking {end}" if end else "")
+    return None  # set-up orders and standing instructions have no text form
 
 
 @cache
@@ -621,7 +627,7 @@ def random_round_trips() -> tuple[dict[str, int], int]:
             side = state.roles[role]
             text = render(state, side, action) if state.phase == "turn" else None
             if text is None:
-                skipped += state.phase == "turn"
+                skipped += state.phase == "turn" and action.kind != "set_defense_plan"
                 state = want
                 continue
             got = parse_text(ctx_of(state), role, text)
