@@ -923,3 +923,23 @@ def test_nt146_nt147_seed_never_shown_observer_sees_no_hidden_face() -> None:
     assert checked > 50
     assert final is not None
     assert final.phase == "over"
+
+
+def test_nt19_setup_runs_in_order() -> None:
+    """NT-19: the Allied set-up comes first, then the French; no command before set-up ends;
+    the platform's deadline has no default for set-up."""
+    state = RULESET.setup(GameConfig("DEC2", {"board": "austerlitz"}), Rng(7))
+    assert state.phase == "setup_AL"
+    early = RULESET.validate(state, Action("french", "french_setup", {"corps": []}))
+    assert [r.rule for r in early] == ["NT-19"]  # the French set up after the Allies
+    move = RULESET.validate(state, Action("allied", "end_turn", {}))
+    assert [r.rule for r in move] == ["NT-19"]
+    deadline = RULESET.validate(state, Action("@system", ".deadline", {}))
+    assert [r.rule for r in deadline] == ["NT-19"]
+    for role in ("allied", "french"):
+        action = RULESET.random_action(state, role, Rng(3))
+        if action is None:
+            continue
+        state = RULESET.apply(state, action, Rng(0)).state
+    assert state.phase == "turn"
+    assert state.active == "AL"
