@@ -52,9 +52,7 @@ def envlist(name: str, default: list[str]) -> list[str]:
 
 PBEM_ENV = os.environ.get("PBEM_ENV", "")
 if PBEM_ENV not in {"", "dev", "test", "production"}:
-    raise ImproperlyConfigured(
-        f"PBEM_ENV must be dev, test, production or unset, got {PBEM_ENV!r}"
-    )
+    raise ImproperlyConfigured(f"PBEM_ENV must be dev, test, production or unset, got {PBEM_ENV!r}")
 
 DEBUG = PBEM_ENV == "dev"
 
@@ -76,6 +74,10 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "pbem.play",
 ]
 
 MIDDLEWARE = [
@@ -107,12 +109,22 @@ TEMPLATES: list[dict[str, Any]] = [
 
 WSGI_APPLICATION = "pbem.wsgi.application"
 
-DATABASES: dict[str, dict[str, Any]] = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": DATA_DIR / "db.sqlite3",
+# The embedded default is a SQLite file; production and CI's integration tests set DATABASE_URL
+# (postgres://...). dj-database-url parses it.
+if os.environ.get("DATABASE_URL"):
+    import dj_database_url
+
+    DATABASES: dict[str, dict[str, Any]] = {
+        "default": dict(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60))
     }
-}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": DATA_DIR / "db.sqlite3",
+            "OPTIONS": {"timeout": 20},
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -138,7 +150,45 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", PBEM_ENV == "production")
 CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", PBEM_ENV == "production")
 
+# --- REST API (DRF + drf-spectacular) ----------------------------------------------------------
+REST_FRAMEWORK: dict[str, Any] = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "pbem.api.exceptions.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": None,
+}
+SPECTACULAR_SETTINGS: dict[str, Any] = {
+    "TITLE": "pbem API",
+    "DESCRIPTION": "Asynchronous turn server for Napoleonic wargames: games, views, orders, log.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Celery -------------------------------------------------------------------------------------
+# With no broker configured (the embedded default) tasks run eagerly in the request, so a
+# first-time user sees the result at once. Production sets CELERY_BROKER_URL (Redis).
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", os.environ.get("REDIS_URL", ""))
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 120
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}  # longer than the hard limit
+CELERY_TASK_ROUTES = {"play.*": {"queue": "turns"}, "notify.*": {"queue": "mail"}}
+CELERY_TASK_DEFAULT_QUEUE = "turns"
+
 # App-specific knobs live in one namespaced dict (arch. 8.10).
 PBEM: dict[str, Any] = {
     "RULESETS": ["napoleons_triumph"],
+    "SNAPSHOT_EVERY": envint("PBEM_SNAPSHOT_EVERY", 50),
 }

@@ -1,0 +1,13 @@
+"""The Celery application (Django wiring): settings under CELERY_*, tasks autodiscovered."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
+
+app = Celery("pbem")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class PlayConfig(AppConfig):
+    name = "pbem.play"
+    label = "play"
+    verbose_name = "Games, seats and the event log"
+    default_auto_field = "django.db.models.BigAutoField"

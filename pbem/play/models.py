@@ -1,0 +1,180 @@
+"""Games, seats and the append-only event log (architecture 8.4).
+
+An Event is never updated or deleted: the model refuses it, and database triggers (migration
+0002) refuse UPDATE and DELETE on PostgreSQL and SQLite. State is rebuilt from the newest
+Snapshot plus the events after it; snapshots are a cache that can be dropped at will.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class AppendOnlyError(Exception):
+    """Raised when code tries to change or delete an event."""
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        PAUSED = "paused"
+        FINISHED = "finished"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    ruleset_id = models.CharField(max_length=40)
+    ruleset_version = models.PositiveIntegerField()
+    scenario = models.CharField(max_length=80)
+    options = models.JSONField(default=dict, blank=True)
+    title = models.CharField(max_length=120, blank=True)
+    seed = models.BinaryField(max_length=32, editable=False)  # secret until the game is over
+    seed_commitment = models.CharField(max_length=64)  # sha256(seed), published at creation
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    head_seq = models.PositiveIntegerField(default=0)  # last appended seq: the CAS column
+    head_hash = models.CharField(max_length=64, blank=True)
+    active_roles = models.JSONField(default=list, blank=True)  # who is prompted now
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.ruleset_id} {self.scenario} {self.id}"
+
+
+class Seat(models.Model):
+    """One role held by one user; an open seat has no user yet."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    role = models.CharField(max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "role"], name="seat_game_role_uniq")]
+        ordering = ["game", "role"]
+
+    def __str__(self) -> str:
+        return f"{self.role} in {self.game_id}"
+
+
+class Event(models.Model):
+    """APPEND-ONLY: one applied action, its log lines with audiences, and the state hash after."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    role = models.CharField(max_length=60)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    payload = models.JSONField(default=dict, blank=True)
+    log = models.JSONField(default=list, blank=True)
+    state_hash = models.CharField(max_length=64)
+    engine_version = models.PositiveIntegerField()
+    turn_ended = models.BooleanField(default=False)
+    source = models.CharField(max_length=12)  # api | web | email | worker | admin | system
+    source_ref = models.CharField(max_length=120, blank=True)  # idempotency key / intake id
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_uniq"),
+            models.UniqueConstraint(
+                fields=["game", "source_ref"],
+                condition=~Q(source_ref=""),
+                name="event_game_source_ref_uniq",
+            ),
+        ]
+        ordering = ["game", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.kind}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("events are append-only: an event is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("events are append-only: an event is never deleted")
+
+
+class Snapshot(models.Model):
+    """A cache of the engine state after event `seq`; deletable and rebuildable."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    engine_version = models.PositiveIntegerField()
+    state = models.JSONField()
+    state_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seq", "engine_version"], name="snapshot_game_seq_version_uniq"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot {self.game_id}@{self.seq}"
+
+
+class OrderIntake(models.Model):
+    """Every submission (API, web, email) with its outcome; the worker applies it exactly once."""
+
+    class Status(models.TextChoices):
+        RECEIVED = "received"  # stored, pre-checked, waiting for the worker
+        APPLIED = "applied"  # appended as an event
+        REJECTED = "rejected"  # illegal when submitted (4xx) or when the worker tried it
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="intakes")
+    role = models.CharField(max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="intakes"
+    )
+    kind = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict, blank=True)
+    source = models.CharField(max_length=12)
+    idempotency_key = models.CharField(max_length=120, blank=True)
+    head_seq = models.PositiveIntegerField()  # the head it was pre-checked at
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
+    errors = models.JSONField(default=list, blank=True)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="intake_user_key_uniq",
+            )
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="intake_status_idx")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"intake {self.id} {self.kind} {self.status}"

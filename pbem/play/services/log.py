@@ -1,0 +1,119 @@
+"""The event log: append with compare-and-set on the game's head, rebuild state from snapshots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.core.canonical import state_hash
+from games.core.protocol import JSON, Action, GameConfig, LogEntry, Ruleset, Step
+from games.core.rng import Rng
+from pbem.play.errors import ReplayDiverged, StaleHead
+from pbem.play.models import Event, Game, Snapshot
+from pbem.play.rulesets import ruleset_get
+
+
+def config_of(game: Game) -> GameConfig:
+    roles = tuple(game.seats.order_by("role").values_list("role", flat=True))
+    return GameConfig(scenario=game.scenario, options=dict(game.options), roles=roles)
+
+
+def rng_for(game: Game, seq: int) -> Rng:
+    return Rng.for_event(bytes(game.seed), seq)
+
+
+def log_to_json(entries: tuple[LogEntry, ...]) -> list[JSON]:
+    out: list[JSON] = []
+    for e in entries:
+        audience: JSON = None if e.audience is None else [str(r) for r in sorted(e.audience)]
+        out.append({"text": e.text, "audience": audience, "data": e.data})
+    return out
+
+
+@dataclass(frozen=True)
+class Head:
+    seq: int
+    state: object
+
+
+def initial_state(game: Game, ruleset: Ruleset[object]) -> object:
+    """The state after event 1 (`.setup`): the engine's set-up from the secret seed."""
+    return ruleset.setup(config_of(game), rng_for(game, 1))
+
+
+def state_at(game: Game, seq: int, verify: bool = True) -> object:
+    """State after event `seq`: the newest snapshot at or before it, then the events after it.
+    With `verify`, every replayed event's stored hash is checked (ReplayDiverged)."""
+    ruleset = ruleset_get(game.ruleset_id)
+    snap = (
+        Snapshot.objects.filter(game=game, seq__lte=seq, engine_version=ruleset.version)
+        .order_by("-seq")
+        .first()
+    )
+    if snap is not None:
+        state, start = ruleset.load(snap.state), snap.seq
+    else:
+        state, start = initial_state(game, ruleset), 1
+    for ev in Event.objects.filter(game=game, seq__gt=start, seq__lte=seq).order_by("seq"):
+        step = ruleset.apply(state, Action(ev.role, ev.kind, ev.payload), rng_for(game, ev.seq))
+        state = step.state
+        if verify and state_hash(ruleset.dump(state)) != ev.state_hash:
+            raise ReplayDiverged(f"game {game.pk}: event {ev.seq} does not replay to its hash")
+    return state
+
+
+def event_append(
+    *,
+    game: Game,
+    after_seq: int,
+    action: Action,
+    step: Step[object],
+    source: str,
+    source_ref: str = "",
+    actor_id: int | None = None,
+) -> Event:
+    """Append event `after_seq + 1` if the game's head is still `after_seq` (else StaleHead).
+    One transaction: the head update, the event, a snapshot when due."""
+    ruleset = ruleset_get(game.ruleset_id)
+    seq = after_seq + 1
+    dumped = ruleset.dump(step.state)
+    digest = state_hash(dumped)
+    result = ruleset.result(step.state)
+    prompts = ruleset.prompts(step.state)
+    now = timezone.now()
+    with transaction.atomic():
+        changed = Game.objects.filter(pk=game.pk, head_seq=after_seq).update(
+            head_seq=seq,
+            head_hash=digest,
+            active_roles=sorted(prompts),
+            status=Game.Status.FINISHED if result is not None else Game.Status.ACTIVE,
+            finished_at=now if result is not None else None,
+            updated_at=now,
+        )
+        if changed != 1:
+            raise StaleHead(f"game {game.pk} is no longer at event {after_seq}")
+        event = Event.objects.create(
+            game=game,
+            seq=seq,
+            kind=action.kind,
+            role=action.role,
+            actor_id=actor_id,
+            payload=action.payload if action.payload is not None else {},
+            log=log_to_json(step.log),
+            state_hash=digest,
+            engine_version=ruleset.version,
+            turn_ended=step.turn_ended,
+            source=source,
+            source_ref=source_ref,
+            created_at=now,
+        )
+        every = int(settings.PBEM.get("SNAPSHOT_EVERY", 50))
+        if step.turn_ended or seq % every == 0 or result is not None:
+            Snapshot.objects.create(
+                game=game, seq=seq, engine_version=ruleset.version, state=dumped, state_hash=digest
+            )
+    game.head_seq, game.head_hash = seq, digest
+    return event

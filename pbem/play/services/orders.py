@@ -1,0 +1,151 @@
+"""The order path (architecture 8.5): intake, pre-check at the head, a worker applies it once.
+
+`order_submit` stores every submission as an OrderIntake, checks it with the engine's `validate`
+at the current head (an order that is illegal now is refused at once: 422 with the rule ids, and
+the game does not change), then hands it to the `play.order_apply` task after commit. The task
+validates again at the head of the log and appends the event exactly once (compare-and-set on
+the game's head, unique source_ref per intake); a duplicate or stale delivery does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+
+from games.core.protocol import JSON, Action, Rejection
+from pbem.play.errors import GameNotActive, NotYourSeat, NotYourTurn, OrderRejected, StaleHead
+from pbem.play.models import Event, Game, OrderIntake, Seat
+from pbem.play.rulesets import ruleset_get
+from pbem.play.services.log import event_append, rng_for, state_at
+
+logger = logging.getLogger(__name__)
+APPLY_TRIES = 3
+
+
+def _errors(rejections: tuple[Rejection, ...] | list[Rejection]) -> list[JSON]:
+    return [r.to_json() for r in rejections]
+
+
+def order_submit(
+    *,
+    game: Game,
+    user: User,
+    role: str,
+    kind: str,
+    payload: JSON,
+    source: str,
+    idempotency_key: str = "",
+) -> OrderIntake:
+    """Store and pre-check an order for `role`; raises NotYourSeat (403), NotYourTurn (409),
+    GameNotActive (409) or OrderRejected (422). Returns the intake (applied at once when Celery
+    runs eagerly, else `received` until the worker applies it)."""
+    if idempotency_key:
+        existing = OrderIntake.objects.filter(user=user, idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing  # a retried request: the same answer, nothing new
+    if not Seat.objects.filter(game=game, role=role, user=user).exists():
+        raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        raise GameNotActive(f"the game is {game.status}")
+    ruleset = ruleset_get(game.ruleset_id)
+    head = game.head_seq
+    state = state_at(game, head, verify=False)
+    action = Action(role, kind, payload)
+    rejections = tuple(ruleset.validate(state, action))
+    if rejections:
+        prompted = role in ruleset.prompts(state)
+        intake = OrderIntake.objects.create(
+            game=game,
+            role=role,
+            user=user,
+            kind=kind,
+            payload=payload if payload is not None else {},
+            source=source,
+            idempotency_key=idempotency_key,
+            head_seq=head,
+            status=OrderIntake.Status.REJECTED,
+            errors=_errors(rejections),
+        )
+        if not prompted:
+            raise NotYourTurn(f"it is not {role}'s turn: {rejections[0].message}", rejections)
+        raise OrderRejected(rejections, str(intake.pk))
+    with transaction.atomic():
+        intake = OrderIntake.objects.create(
+            game=game,
+            role=role,
+            user=user,
+            kind=kind,
+            payload=payload if payload is not None else {},
+            source=source,
+            idempotency_key=idempotency_key,
+            head_seq=head,
+        )
+        intake_id = str(intake.pk)
+        transaction.on_commit(lambda: _enqueue(intake_id))
+    intake.refresh_from_db()
+    return intake
+
+
+def _enqueue(intake_id: str) -> None:
+    from pbem.play.tasks import order_apply_task
+
+    order_apply_task.delay(intake_id)
+
+
+def order_apply(*, intake_id: UUID | str) -> Event | None:
+    """The worker's half: validate at the head and append exactly once. Idempotent."""
+    intake = OrderIntake.objects.select_related("game").filter(pk=intake_id).first()
+    if intake is None or intake.status != OrderIntake.Status.RECEIVED:
+        return None  # unknown, or already handled: a duplicate delivery does nothing
+    game = intake.game
+    ruleset = ruleset_get(game.ruleset_id)
+    action = Action(intake.role, intake.kind, intake.payload)
+    ref = f"intake:{intake.pk}"
+    for _ in range(APPLY_TRIES):
+        game.refresh_from_db()
+        done = Event.objects.filter(game=game, source_ref=ref).first()
+        if done is not None:  # another worker appended it already
+            _mark(intake, OrderIntake.Status.APPLIED, event=done)
+            return done
+        head = game.head_seq
+        state = state_at(game, head)
+        rejections = tuple(ruleset.validate(state, action))
+        if rejections:
+            _mark(intake, OrderIntake.Status.REJECTED, errors=_errors(rejections))
+            return None
+        step = ruleset.apply(state, action, rng_for(game, head + 1))
+        try:
+            event = event_append(
+                game=game,
+                after_seq=head,
+                action=action,
+                step=step,
+                source=intake.source,
+                source_ref=ref,
+                actor_id=intake.user_id,
+            )
+        except (StaleHead, IntegrityError):
+            continue  # somebody appended first: look again at the new head
+        _mark(intake, OrderIntake.Status.APPLIED, event=event)
+        return event
+    logger.warning("intake %s: the game stayed busy; the sweep will retry", intake.pk)
+    return None
+
+
+def _mark(
+    intake: OrderIntake,
+    status: str,
+    event: Event | None = None,
+    errors: list[JSON] | None = None,
+) -> None:
+    """Record the outcome by a conditional update: only a `received` intake changes."""
+    fields: dict[str, object] = {"status": status}
+    if event is not None:
+        fields["event"] = event
+    if errors is not None:
+        fields["errors"] = errors
+    OrderIntake.objects.filter(pk=intake.pk, status=OrderIntake.Status.RECEIVED).update(**fields)
