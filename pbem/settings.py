@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -186,9 +187,34 @@ CELERY_TASK_TIME_LIMIT = 120
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}  # longer than the hard limit
 CELERY_TASK_ROUTES = {"play.*": {"queue": "turns"}, "notify.*": {"queue": "mail"}}
 CELERY_TASK_DEFAULT_QUEUE = "turns"
+# Beat: the database decides what is overdue, not the broker (arch. 8.6). Others add entries here.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "play-deadlines-sweep": {"task": "play.deadlines_sweep", "schedule": 60.0},
+    "play-reminders-sweep": {"task": "play.reminders_sweep", "schedule": 300.0},
+    "play-stuck-turns-sweep": {"task": "play.stuck_turns_sweep", "schedule": 60.0},
+    # notify: re-enqueue due outbox rows; one digest mail per user per day (hour in UTC)
+    "notify-outbox-sweep": {"task": "notify.outbox_sweep", "schedule": 60.0},
+    "notify-digest-send": {
+        "task": "notify.digest_send",
+        "schedule": crontab(minute=0, hour=envint("PBEM_DIGEST_HOUR", 7)),
+    },
+}
 
 # App-specific knobs live in one namespaced dict (arch. 8.10).
 PBEM: dict[str, Any] = {
     "RULESETS": ["napoleons_triumph"],
     "SNAPSHOT_EVERY": envint("PBEM_SNAPSHOT_EVERY", 50),
+    "DEADLINE_DEFAULT_HOURS": envint("PBEM_DEADLINE_DEFAULT_HOURS", 72),  # 0 = no deadline
+    "REMINDER_HOURS": envint("PBEM_REMINDER_HOURS", 12),
+    "SWEEP_BATCH": envint("PBEM_SWEEP_BATCH", 500),
+    # notify (issue 5 item 4). Email goes through Django's EMAIL_BACKEND: console by default, SMTP
+    # with EMAIL_HOST/...; django-anymail (not installed) plugs in later by EMAIL_BACKEND alone.
+    "MAIL_DOMAIN": os.environ.get("PBEM_MAIL_DOMAIN", "") or "localhost",  # Message-ID domain
+    "SITE_URL": os.environ.get("PBEM_SITE_URL", "") or "http://localhost:8000",  # view_url
+    "ALLOW_PRIVATE_WEBHOOKS": envbool("PBEM_ALLOW_PRIVATE_WEBHOOKS", False),
+    "WEBHOOK_TIMEOUT": envint("PBEM_WEBHOOK_TIMEOUT", 10),  # seconds
+    "WEBHOOK_MAX_FAILURES": envint("PBEM_WEBHOOK_MAX_FAILURES", 20),  # then the endpoint is off
+    "NOTIFY_MAX_ATTEMPTS": envint("PBEM_NOTIFY_MAX_ATTEMPTS", 6),
+    "NOTIFY_BACKOFF_SECONDS": envint("PBEM_NOTIFY_BACKOFF_SECONDS", 60),  # doubled per attempt
+    "TRANSPORTS": {},  # channel -> "dotted.path.Transport", added to or replacing the defaults
 }

@@ -1,11 +1,12 @@
-"""URL routes. Today: a health check and the list of available rulesets."""
+"""URL routes: a health check, the list of rulesets, the admin, the REST API and its schema."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest, JsonResponse
-from django.urls import path
+from django.urls import include, path
 from django.views.decorators.http import require_GET
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 
 @require_GET
@@ -24,4 +25,7 @@ urlpatterns = [
     path("", index, name="index"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("pbem.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
 ]

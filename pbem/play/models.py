@@ -20,6 +20,19 @@ class AppendOnlyError(Exception):
     """Raised when code tries to change or delete an event."""
 
 
+def default_turn_hours() -> int:
+    """The time per turn of a new game: settings.PBEM["DEADLINE_DEFAULT_HOURS"] (72)."""
+    return int(settings.PBEM.get("DEADLINE_DEFAULT_HOURS", 72))
+
+
+class MissedTurnPolicy(models.TextChoices):
+    """What happens when a prompted player submits nothing before the deadline."""
+
+    APPLY_DEFAULTS = "apply_defaults"  # the engine's documented defaults (`.deadline`)
+    EXTEND_ONCE = "extend_once"  # first miss of a turn: one more turn_hours, then defaults
+    SUBSTITUTE = "substitute"  # the seat's substitute takes over; defaults if there is none
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active"
@@ -44,6 +57,20 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # --- deadlines (issue 5 item 5; pbem.play.services.deadlines) ---
+    turn_hours = models.PositiveIntegerField(default=default_turn_hours)  # 0 = no deadline
+    missed_turn_policy = models.CharField(
+        max_length=16, choices=MissedTurnPolicy.choices, default=MissedTurnPolicy.APPLY_DEFAULTS
+    )
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)  # the sweep's index
+    deadline_started_at = models.DateTimeField(null=True, blank=True)  # the clock's start
+    deadline_budget_seconds = models.PositiveIntegerField(null=True, blank=True)  # present time
+    deadline_roles = models.JSONField(default=list, blank=True)  # roles the clock runs for
+    deadline_set_at_seq = models.PositiveIntegerField(null=True, blank=True)
+    extended_once_at_seq = models.PositiveIntegerField(null=True, blank=True)
+    reminder_sent_for_seq = models.PositiveIntegerField(null=True, blank=True)
+    paused_remaining_seconds = models.PositiveIntegerField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -65,6 +92,13 @@ class Seat(models.Model):
         related_name="seats",
     )
     joined_at = models.DateTimeField(null=True, blank=True)
+    substitute = models.ForeignKey(  # takes the seat over at a missed deadline (policy substitute)
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="substitute_seats",
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "role"], name="seat_game_role_uniq")]
@@ -178,3 +212,39 @@ class OrderIntake(models.Model):
 
     def __str__(self) -> str:
         return f"intake {self.id} {self.kind} {self.status}"
+
+
+class PauseRequest(models.Model):
+    """One seated user's agreement to pause a game; the game pauses when every seat agrees."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pause_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="pause_request_game_user_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return f"pause request by {self.user_id} in {self.game_id}"
+
+
+class Absence(models.Model):
+    """A declared absence: whole local days `starts_on`..`ends_on` (inclusive) in the user's time
+    zone `tz`. While a prompted player is absent their deadline clock does not run."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    starts_on = models.DateField()
+    ends_on = models.DateField()  # inclusive
+    tz = models.CharField(max_length=64, default="UTC")  # an IANA zone name (zoneinfo)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "ends_on"], name="absence_user_ends_idx")]
+        ordering = ["user", "starts_on"]
+
+    def __str__(self) -> str:
+        return f"absence of {self.user_id} {self.starts_on}..{self.ends_on} ({self.tz})"

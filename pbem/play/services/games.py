@@ -16,6 +16,7 @@ from games.core.rng import Rng
 from pbem.play.errors import GameNotActive, NotYourSeat, ServiceError
 from pbem.play.models import Event, Game, Seat, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
+from pbem.play.services.deadlines import deadline_start
 
 
 class BadGameRequest(ServiceError):
@@ -91,6 +92,7 @@ def game_create(
         Snapshot.objects.create(
             game=game, seq=1, engine_version=ruleset.version, state=dumped, state_hash=digest
         )
+    deadline_start(game=game)
     return game
 
 

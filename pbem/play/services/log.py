@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from games.core.rng import Rng
 from pbem.play.errors import ReplayDiverged, StaleHead
 from pbem.play.models import Event, Game, Snapshot
 from pbem.play.rulesets import ruleset_get
+from pbem.play.services.deadlines import deadline_on_event
 
 
 def config_of(game: Game) -> GameConfig:
@@ -110,6 +112,13 @@ def event_append(
             source_ref=source_ref,
             created_at=now,
         )
+        deadline_on_event(game=game, event=event)  # whose turn it is may have changed
+        _plan_notifications(
+            event,
+            before=list(game.active_roles),
+            after=sorted(prompts),
+            finished=result is not None,
+        )
         every = int(settings.PBEM.get("SNAPSHOT_EVERY", 50))
         if step.turn_ended or seq % every == 0 or result is not None:
             Snapshot.objects.create(
@@ -117,3 +126,14 @@ def event_append(
             )
     game.head_seq, game.head_hash = seq, digest
     return event
+
+
+def _plan_notifications(event: Event, before: list[str], after: list[str], finished: bool) -> None:
+    """Outbox rows in the same transaction as the event (architecture 8.8), when the notify app
+    is installed; `before`/`after` are the prompted roles around the event."""
+    from django.apps import apps
+
+    if not apps.is_installed("pbem.notify"):
+        return
+    plan = importlib.import_module("pbem.notify.services").notifications_plan
+    plan(event=event, prompted_before=before, prompted_after=after, finished=finished)

@@ -10,6 +10,7 @@ the game's head, unique source_ref per intake); a duplicate or stale delivery do
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -58,36 +59,57 @@ def order_submit(
     rejections = tuple(ruleset.validate(state, action))
     if rejections:
         prompted = role in ruleset.prompts(state)
-        intake = OrderIntake.objects.create(
-            game=game,
-            role=role,
-            user=user,
-            kind=kind,
-            payload=payload if payload is not None else {},
-            source=source,
-            idempotency_key=idempotency_key,
-            head_seq=head,
-            status=OrderIntake.Status.REJECTED,
-            errors=_errors(rejections),
+        fields = {"status": OrderIntake.Status.REJECTED, "errors": _errors(rejections)}
+        intake, first = _intake_create(
+            game, user, role, kind, payload, source, idempotency_key, head, fields
         )
+        if not first:
+            return intake  # the same key raced in twice: the first answer stands
         if not prompted:
             raise NotYourTurn(f"it is not {role}'s turn: {rejections[0].message}", rejections)
         raise OrderRejected(rejections, str(intake.pk))
     with transaction.atomic():
-        intake = OrderIntake.objects.create(
-            game=game,
-            role=role,
-            user=user,
-            kind=kind,
-            payload=payload if payload is not None else {},
-            source=source,
-            idempotency_key=idempotency_key,
-            head_seq=head,
+        intake, first = _intake_create(
+            game, user, role, kind, payload, source, idempotency_key, head, {}
         )
-        intake_id = str(intake.pk)
-        transaction.on_commit(lambda: _enqueue(intake_id))
+        if first:
+            intake_id = str(intake.pk)
+            transaction.on_commit(lambda: _enqueue(intake_id))
     intake.refresh_from_db()
     return intake
+
+
+def _intake_create(
+    game: Game,
+    user: User,
+    role: str,
+    kind: str,
+    payload: JSON,
+    source: str,
+    key: str,
+    head: int,
+    extra: Mapping[str, object],
+) -> tuple[OrderIntake, bool]:
+    """Create the intake; with an Idempotency-Key that another request stored first (a race),
+    return that one instead (False) rather than failing on the unique constraint."""
+    try:
+        with transaction.atomic():
+            intake = OrderIntake.objects.create(
+                game=game,
+                role=role,
+                user=user,
+                kind=kind,
+                payload=payload if payload is not None else {},
+                source=source,
+                idempotency_key=key,
+                head_seq=head,
+                **extra,
+            )
+        return intake, True
+    except IntegrityError:
+        if not key:
+            raise
+        return OrderIntake.objects.get(user=user, idempotency_key=key), False
 
 
 def _enqueue(intake_id: str) -> None:
@@ -102,6 +124,8 @@ def order_apply(*, intake_id: UUID | str) -> Event | None:
     if intake is None or intake.status != OrderIntake.Status.RECEIVED:
         return None  # unknown, or already handled: a duplicate delivery does nothing
     game = intake.game
+    if game.status == Game.Status.PAUSED:
+        return None  # stays received; the stuck-turns sweep brings it back after the pause
     ruleset = ruleset_get(game.ruleset_id)
     action = Action(intake.role, intake.kind, intake.payload)
     ref = f"intake:{intake.pk}"

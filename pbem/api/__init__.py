@@ -1,0 +1,1 @@
+"""The REST API (DRF): one `<Entity><Action>Api` class per operation, nested serializers."""

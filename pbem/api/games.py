@@ -1,0 +1,390 @@
+"""Games: create, list, detail, join a seat, the seat's view, the seat's log; the rulesets."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import User
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.core.protocol import SYSTEM
+from pbem.api.exceptions import ErrorOutputSerializer
+from pbem.play.models import Event, Game
+from pbem.play.rulesets import enabled, ruleset_get
+from pbem.play.services.games import game_create, seat_join
+from pbem.play.services.log import state_at
+
+GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
+)
+ROLE_QUERY = OpenApiParameter(
+    "role",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="One of your roles; may be left out when you hold exactly one.",
+)
+ERRORS: dict[int, Any] = {
+    400: ErrorOutputSerializer,
+    403: ErrorOutputSerializer,
+    404: ErrorOutputSerializer,
+}
+
+
+# --- helpers shared by the API modules ------------------------------------------------------
+
+
+def request_user(request: Request) -> User:
+    """The authenticated caller (IsAuthenticated runs first, so this is a real user)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied("authentication required")
+    return user
+
+
+def game_get(game_id: str) -> Game:
+    """The game with this id; 404 for an unknown id and for a malformed one."""
+    try:
+        pk = uuid.UUID(str(game_id))
+    except ValueError:
+        raise NotFound("no such game") from None
+    game = Game.objects.prefetch_related("seats__user").filter(pk=pk).first()
+    if game is None:
+        raise NotFound("no such game")
+    return game
+
+
+def roles_of(game: Game, user: User) -> list[str]:
+    return sorted(s.role for s in game.seats.all() if s.user_id == user.pk)
+
+
+def role_for(game: Game, user: User, role: str | None) -> str:
+    """The seat the caller acts or reads as: `role` if they hold it (403 otherwise); when no role
+    is named, their only role. Spectators (no seat) are refused for now."""
+    mine = roles_of(game, user)
+    if role:
+        if role not in mine:
+            raise PermissionDenied(f"you do not hold the seat {role!r} in this game")
+        return role
+    if not mine:
+        raise PermissionDenied("you hold no seat in this game (spectators are not supported yet)")
+    if len(mine) > 1:
+        raise ValidationError({"role": [f"you hold several roles {mine}; say which one"]})
+    return mine[0]
+
+
+def game_out(game: Game, user: User) -> dict[str, Any]:
+    """The public description of a game plus the caller's roles in it. Never the seed."""
+    seats = sorted(game.seats.all(), key=lambda s: s.role)
+    mine = [s.role for s in seats if s.user_id == user.pk]
+    active = [str(r) for r in game.active_roles]
+    return {
+        "id": game.pk,
+        "ruleset": game.ruleset_id,
+        "scenario": game.scenario,
+        "options": game.options,
+        "title": game.title,
+        "status": game.status,
+        "head_seq": game.head_seq,
+        "seed_commitment": game.seed_commitment,
+        "seats": [
+            {"role": s.role, "username": s.user.username if s.user is not None else None}
+            for s in seats
+        ],
+        "active_roles": active,
+        "your_roles": mine,
+        "your_turn": game.status == Game.Status.ACTIVE and any(r in active for r in mine),
+        "created_at": game.created_at,
+    }
+
+
+class SeatOutputSerializer(serializers.Serializer[Any]):
+    role = serializers.CharField()
+    username = serializers.CharField(allow_null=True)
+
+
+class GameOutputSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    ruleset = serializers.CharField()
+    scenario = serializers.CharField()
+    options = serializers.DictField()
+    title = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    head_seq = serializers.IntegerField()
+    seed_commitment = serializers.CharField(help_text="sha256 of the secret seed (hex)")
+    seats = SeatOutputSerializer(many=True)
+    active_roles = serializers.ListField(child=serializers.CharField())
+    your_roles = serializers.ListField(child=serializers.CharField())
+    your_turn = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+def games_out(games: Iterable[Game], user: User) -> list[dict[str, Any]]:
+    return [game_out(g, user) for g in games]
+
+
+# --- the endpoints ---------------------------------------------------------------------------
+
+
+class GameListApi(APIView):
+    """The games in which you hold a seat (with `?open=1`, also games with a free seat)."""
+
+    class FilterSerializer(serializers.Serializer[Any]):
+        open = serializers.BooleanField(required=False, default=False)
+
+    OutputSerializer = GameOutputSerializer
+
+    @extend_schema(
+        operation_id="games_list",
+        parameters=[FilterSerializer],
+        responses={200: GameOutputSerializer(many=True), 400: ErrorOutputSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        user = request_user(request)
+        query = GameListApi.FilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = Game.objects.prefetch_related("seats__user")
+        found = {g.pk: g for g in games.filter(seats__user=user).distinct()}
+        if query.validated_data["open"]:
+            for g in games.filter(seats__user__isnull=True, status=Game.Status.ACTIVE).distinct():
+                found.setdefault(g.pk, g)
+        ordered = sorted(found.values(), key=lambda g: g.created_at, reverse=True)
+        return Response(GameListApi.OutputSerializer(games_out(ordered, user), many=True).data)
+
+
+class GameCreateApi(APIView):
+    """Create a game; seats name users, or null for an open seat. The creator need not play."""
+
+    @extend_schema_serializer(component_name="GameCreate")
+    class InputSerializer(serializers.Serializer[Any]):
+        ruleset = serializers.CharField(max_length=40)
+        scenario = serializers.CharField(max_length=80)
+        options = serializers.DictField(required=False, default=dict)
+        title = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
+        seats = serializers.DictField(
+            child=serializers.CharField(allow_null=True, max_length=150),
+            help_text="role -> username, or null for an open seat others may join",
+        )
+
+    OutputSerializer = GameOutputSerializer
+
+    @extend_schema(
+        operation_id="games_create",
+        request=InputSerializer,
+        responses={201: GameOutputSerializer, 400: ErrorOutputSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        user = request_user(request)
+        data = GameCreateApi.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        names = {n for n in v["seats"].values() if n is not None}
+        users = {u.username: u for u in User.objects.filter(username__in=names)}
+        unknown = sorted(names - set(users))
+        if unknown:
+            raise ValidationError({"seats": [f"unknown users: {', '.join(unknown)}"]})
+        seats = {role: users[n] if n is not None else None for role, n in v["seats"].items()}
+        game = game_create(
+            ruleset_id=v["ruleset"],
+            scenario=v["scenario"],
+            options=v["options"],
+            seats=seats,
+            creator=user,
+            title=v["title"],
+        )
+        out = GameCreateApi.OutputSerializer(game_out(game_get(str(game.pk)), user)).data
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+class GameListCreateApi(GameListApi, GameCreateApi):
+    """`/games` answers GET (GameListApi) and POST (GameCreateApi)."""
+
+
+class GameDetailApi(APIView):
+    OutputSerializer = GameOutputSerializer
+
+    @extend_schema(parameters=[GAME_ID], responses={200: GameOutputSerializer, **ERRORS})
+    def get(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        return Response(self.OutputSerializer(game_out(game_get(game_id), user)).data)
+
+
+class SeatJoinApi(APIView):
+    """Take an open seat."""
+
+    OutputSerializer = GameOutputSerializer
+
+    @extend_schema(
+        request=None,
+        parameters=[GAME_ID, OpenApiParameter("role", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        responses={200: GameOutputSerializer, 409: ErrorOutputSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: str, role: str) -> Response:
+        user = request_user(request)
+        game = game_get(game_id)
+        seat_join(game=game, role=role, user=user)
+        return Response(self.OutputSerializer(game_out(game_get(game_id), user)).data)
+
+
+class PromptOutputSerializer(serializers.Serializer[Any]):
+    kinds = serializers.DictField(help_text="action kind -> what it takes")
+    text = serializers.CharField()
+
+
+class GameViewApi(APIView):
+    """The game as one of your seats may see it (the engine's `view`), with its prompt."""
+
+    class FilterSerializer(serializers.Serializer[Any]):
+        role = serializers.CharField(required=False, max_length=60)
+
+    @extend_schema_serializer(component_name="GameView")
+    class OutputSerializer(serializers.Serializer[Any]):
+        role = serializers.CharField()
+        seq = serializers.IntegerField()
+        view = serializers.JSONField()
+        prompt = PromptOutputSerializer(allow_null=True)
+
+    @extend_schema(parameters=[GAME_ID, ROLE_QUERY], responses={200: OutputSerializer, **ERRORS})
+    def get(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = game_get(game_id)
+        query = self.FilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        role = role_for(game, user, query.validated_data.get("role"))
+        ruleset = ruleset_get(game.ruleset_id)
+        state = state_at(game, game.head_seq)
+        prompt = ruleset.prompts(state).get(role)
+        out = {
+            "role": role,
+            "seq": game.head_seq,
+            "view": ruleset.view(state, role),
+            "prompt": None
+            if prompt is None
+            else {"kinds": dict(prompt.kinds), "text": prompt.text},
+        }
+        return Response(self.OutputSerializer(out).data)
+
+
+def event_out(event: Event, role: str, mine: set[str]) -> dict[str, Any]:
+    """One event as `role` may read it: only log lines meant for it, the payload only when it
+    is the caller's own order or the platform's (`.setup`, system actions)."""
+    lines = [
+        str(entry.get("text", ""))
+        for entry in event.log
+        if isinstance(entry, dict)
+        and (entry.get("audience") is None or role in (entry.get("audience") or []))
+    ]
+    public_payload = event.kind == ".setup" or event.role == SYSTEM or event.role in mine
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "role": event.role,
+        "created_at": event.created_at,
+        "lines": lines,
+        "payload": event.payload if public_payload else None,
+    }
+
+
+class GameEventsApi(APIView):
+    """The log after `after`, as one of your seats may read it."""
+
+    class FilterSerializer(serializers.Serializer[Any]):
+        after = serializers.IntegerField(required=False, default=0, min_value=0)
+        role = serializers.CharField(required=False, max_length=60)
+
+    @extend_schema_serializer(component_name="GameEvent")
+    class OutputSerializer(serializers.Serializer[Any]):
+        seq = serializers.IntegerField()
+        kind = serializers.CharField()
+        role = serializers.CharField()
+        created_at = serializers.DateTimeField()
+        lines = serializers.ListField(child=serializers.CharField(allow_blank=True))
+        payload = serializers.JSONField(
+            allow_null=True, help_text="only for your own orders and the platform's events"
+        )
+
+    @extend_schema(
+        parameters=[GAME_ID, FilterSerializer],
+        responses={200: OutputSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = game_get(game_id)
+        query = self.FilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        role = role_for(game, user, query.validated_data.get("role"))
+        mine = set(roles_of(game, user))
+        events = Event.objects.filter(game=game, seq__gt=query.validated_data["after"]).order_by(
+            "seq"
+        )
+        out = [event_out(e, role, mine) for e in events]
+        return Response(self.OutputSerializer(out, many=True).data)
+
+
+class RoleOutputSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    team = serializers.CharField(allow_null=True)
+
+
+class ScenarioOutputSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    roles = RoleOutputSerializer(many=True)
+
+
+class RulesetListApi(APIView):
+    """The rulesets this server offers, with their scenarios and roles (default options)."""
+
+    @extend_schema_serializer(component_name="Ruleset")
+    class OutputSerializer(serializers.Serializer[Any]):
+        id = serializers.CharField()
+        title = serializers.CharField()
+        version = serializers.IntegerField()
+        scenarios = ScenarioOutputSerializer(many=True)
+
+    @extend_schema(responses={200: OutputSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        out = []
+        for rid in enabled():
+            ruleset = ruleset_get(rid)
+            scenarios = [
+                {
+                    "id": sc,
+                    "roles": [
+                        {"id": r.id, "name": r.name, "team": r.team} for r in ruleset.roles(sc, {})
+                    ],
+                }
+                for sc in ruleset.scenarios()
+            ]
+            out.append(
+                {
+                    "id": rid,
+                    "title": ruleset.title,
+                    "version": ruleset.version,
+                    "scenarios": scenarios,
+                }
+            )
+        return Response(self.OutputSerializer(out, many=True).data)
+
+
+__all__ = [
+    "GameCreateApi",
+    "GameDetailApi",
+    "GameEventsApi",
+    "GameListApi",
+    "GameListCreateApi",
+    "GameViewApi",
+    "RulesetListApi",
+    "SeatJoinApi",
+    "game_get",
+    "request_user",
+    "role_for",
+]

@@ -1,0 +1,161 @@
+"""Orders: submit an action for one of your seats, and read an intake's outcome."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pbem.api.exceptions import ErrorOutputSerializer
+from pbem.api.games import GAME_ID, game_get, request_user, roles_of
+from pbem.play.models import Game, OrderIntake
+from pbem.play.services.orders import order_submit
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="A retried request with the same key gets the first answer's intake.",
+)
+KEY_MAX = 120
+
+
+class IntakeOutputSerializer(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    game = serializers.UUIDField(source="game_id")
+    role = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.ChoiceField(choices=OrderIntake.Status.choices)
+    errors = serializers.ListField(child=serializers.DictField())  # type: ignore[assignment]
+    event_seq = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    def get_event_seq(self, intake: OrderIntake) -> int | None:
+        return intake.event.seq if intake.event is not None else None
+
+
+def intake_fresh(intake_id: uuid.UUID | str) -> OrderIntake:
+    return OrderIntake.objects.select_related("event").get(pk=intake_id)
+
+
+def acting_role(game: Game, user_roles: list[str], role: str | None) -> str:
+    """The role an order is for: the one named, else the caller's only role, else the only one
+    of their roles that is prompted now."""
+    if role:
+        return role  # order_submit refuses a seat the caller does not hold (403)
+    if not user_roles:
+        raise PermissionDenied("you hold no seat in this game")
+    if len(user_roles) == 1:
+        return user_roles[0]
+    prompted = [r for r in user_roles if r in game.active_roles]
+    if len(prompted) == 1:
+        return prompted[0]
+    raise ValidationError({"role": [f"you hold several roles {user_roles}; say which one"]})
+
+
+class StrictCharField(serializers.CharField):
+    """A string field that refuses numbers and booleans instead of coercing them (400)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class EventOutputSerializer(serializers.Serializer[Any]):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+
+
+class OrderSubmitApi(APIView):
+    """Submit one action. 201 with the event when it was applied at once (no broker: eager),
+    202 with the intake while a worker applies it; 422 with the rules it breaks."""
+
+    @extend_schema_serializer(component_name="OrderSubmit")
+    class InputSerializer(serializers.Serializer[Any]):
+        role = StrictCharField(required=False, max_length=60)
+        kind = StrictCharField(max_length=40)
+        payload = serializers.JSONField(allow_null=True)
+
+    @extend_schema_serializer(component_name="OrderSubmitResult")
+    class OutputSerializer(serializers.Serializer[Any]):
+        intake = IntakeOutputSerializer()
+        event = EventOutputSerializer(allow_null=True, help_text="set once the order is applied")
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[GAME_ID, IDEMPOTENCY_KEY],
+        responses={
+            201: OutputSerializer,
+            202: OutputSerializer,
+            400: ErrorOutputSerializer,
+            403: ErrorOutputSerializer,
+            404: ErrorOutputSerializer,
+            409: ErrorOutputSerializer,
+            422: ErrorOutputSerializer,
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = game_get(game_id)
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if len(key) > KEY_MAX:
+            raise ValidationError({"Idempotency-Key": [f"at most {KEY_MAX} characters"]})
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        role = acting_role(game, roles_of(game, user), v.get("role"))
+        intake = order_submit(
+            game=game,
+            user=user,
+            role=role,
+            kind=v["kind"],
+            payload=v["payload"],
+            source="api",
+            idempotency_key=key,
+        )
+        intake = intake_fresh(intake.pk)
+        if intake.status == OrderIntake.Status.REJECTED:
+            body = {
+                "code": "order_rejected",
+                "detail": "the order was refused",
+                "errors": intake.errors,
+                "intake": str(intake.pk),
+            }
+            return Response(body, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        event = intake.event
+        out = {
+            "intake": intake,
+            "event": None if event is None else {"seq": event.seq, "kind": event.kind},
+        }
+        code = status.HTTP_201_CREATED if event is not None else status.HTTP_202_ACCEPTED
+        return Response(self.OutputSerializer(out).data, status=code)
+
+
+class IntakeDetailApi(APIView):
+    """An order's outcome; only the user who submitted it may read it."""
+
+    OutputSerializer = IntakeOutputSerializer
+
+    @extend_schema(
+        parameters=[OpenApiParameter("intake_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
+        responses={200: IntakeOutputSerializer, 404: ErrorOutputSerializer},
+    )
+    def get(self, request: Request, intake_id: str) -> Response:
+        user = request_user(request)
+        try:
+            pk = uuid.UUID(str(intake_id))
+        except ValueError:
+            raise NotFound("no such intake") from None
+        intake = OrderIntake.objects.select_related("event").filter(pk=pk, user=user).first()
+        if intake is None:
+            raise NotFound("no such intake")
+        return Response(self.OutputSerializer(intake).data)

@@ -1,0 +1,28 @@
+"""Routes of the REST API, mounted at /api/v1/ (exact paths are a contract)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from pbem.api.games import (
+    GameDetailApi,
+    GameEventsApi,
+    GameListCreateApi,
+    GameViewApi,
+    RulesetListApi,
+    SeatJoinApi,
+)
+from pbem.api.orders import IntakeDetailApi, OrderSubmitApi
+
+app_name = "api"
+
+urlpatterns = [
+    path("games", GameListCreateApi.as_view(), name="games"),
+    path("games/<str:game_id>", GameDetailApi.as_view(), name="game-detail"),
+    path("games/<str:game_id>/seats/<str:role>/join", SeatJoinApi.as_view(), name="seat-join"),
+    path("games/<str:game_id>/view", GameViewApi.as_view(), name="game-view"),
+    path("games/<str:game_id>/events", GameEventsApi.as_view(), name="game-events"),
+    path("games/<str:game_id>/actions", OrderSubmitApi.as_view(), name="order-submit"),
+    path("intakes/<str:intake_id>", IntakeDetailApi.as_view(), name="intake-detail"),
+    path("rulesets", RulesetListApi.as_view(), name="rulesets"),
+]

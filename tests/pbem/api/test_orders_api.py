@@ -1,0 +1,237 @@
+"""Submitting actions and reading intakes: every status code of the order endpoint."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.db import transaction
+from rest_framework.test import APIClient
+
+from games.core.protocol import Action
+from pbem.play.models import Event, Game, OrderIntake
+
+
+def test_an_order_applied_at_once_answers_201_with_the_event(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    response = api.submit(alice_client, game["id"], api.random_action(game["id"], "allied"))
+
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["event"] == {"seq": 2, "kind": "allied_setup"}
+    assert body["intake"]["status"] == "applied"
+    assert body["intake"]["event_seq"] == 2
+    assert body["intake"]["game"] == game["id"]
+    assert body["intake"]["role"] == "allied"
+    assert api.head_seq(game["id"]) == 2
+    assert Event.objects.get(game_id=game["id"], seq=2).source == "api"
+
+
+def test_the_role_may_be_left_out_when_the_caller_holds_one(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    action = api.random_action(game["id"], "allied")
+    response = alice_client.post(
+        f"/api/v1/games/{game['id']}/actions",
+        {"kind": action.kind, "payload": action.payload},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["intake"]["role"] == "allied"
+
+
+def test_acting_for_someone_elses_seat_is_a_403(
+    api: Any, bob_client: APIClient, mallory_client: APIClient, game: dict[str, Any]
+) -> None:
+    action = api.random_action(game["id"], "allied")
+
+    response = api.submit(bob_client, game["id"], action)  # Bob holds the French seat
+    assert response.status_code == 403
+    assert response.json()["code"] == "not_your_seat"
+
+    outsider = mallory_client.post(
+        f"/api/v1/games/{game['id']}/actions",
+        {"kind": action.kind, "payload": action.payload},
+        format="json",
+    )
+    assert outsider.status_code == 403
+    assert api.head_seq(game["id"]) == 1
+
+
+def test_acting_out_of_turn_is_a_409_with_the_rule(
+    api: Any, bob_client: APIClient, game: dict[str, Any]
+) -> None:
+    response = api.submit(bob_client, game["id"], Action("french", "french_setup", {"corps": []}))
+
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "not_your_turn"
+    assert body["errors"]
+    assert set(body["errors"][0]) == {"rule", "message", "path"}
+    assert api.head_seq(game["id"]) == 1
+
+
+def test_an_illegal_order_is_a_422_with_the_rule_and_changes_nothing(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    response = api.submit(alice_client, game["id"], Action("allied", "allied_setup", {"corps": 7}))
+
+    assert response.status_code == 422
+    body = response.json()
+    assert body["code"] == "order_rejected"
+    assert body["errors"]
+    assert all(e["rule"].startswith("NT-") for e in body["errors"])
+    assert set(body["errors"][0]) == {"rule", "message", "path"}
+    intake = OrderIntake.objects.get(pk=body["intake"])
+    assert intake.status == OrderIntake.Status.REJECTED
+    assert api.head_seq(game["id"]) == 1
+    assert Event.objects.filter(game_id=game["id"]).count() == 1
+
+    unknown_kind = api.submit(alice_client, game["id"], Action("allied", "bogus", None))
+    assert unknown_kind.status_code == 422
+    assert unknown_kind.json()["errors"][0]["rule"] == "NT-0"
+
+
+@pytest.mark.parametrize(
+    "payload", [None, "x", 5, [1, 2], {"corps": "x"}, {"corps": [1]}, {"corps": [{}]}, [[[]]]]
+)
+def test_odd_payloads_are_refused_never_a_500(
+    api: Any, alice_client: APIClient, game: dict[str, Any], payload: Any
+) -> None:
+    response = api.submit(alice_client, game["id"], Action("allied", "allied_setup", payload))
+    assert response.status_code == 422, response.content
+
+
+@pytest.mark.parametrize(
+    ("data", "content_type"),
+    [
+        ("{not json", "application/json"),
+        ('{"kind": "end_turn", "payload": {}', "application/json"),
+        ("[]", "application/json"),
+        ('"end_turn"', "application/json"),
+        ('{"payload": {}}', "application/json"),
+        ('{"kind": "end_turn"}', "application/json"),
+        ('{"kind": 5, "payload": {}}', "application/json"),
+        ('{"kind": true, "payload": {}}', "application/json"),
+        ('{"kind": "end_turn", "payload": {}, "role": 3}', "application/json"),
+        ('{"kind": "end_turn", "payload": {}, "role": ["allied"]}', "application/json"),
+        ('{"kind": "' + "x" * 100 + '", "payload": {}}', "application/json"),
+    ],
+)
+def test_a_malformed_body_is_a_400(
+    api: Any, alice_client: APIClient, game: dict[str, Any], data: str, content_type: str
+) -> None:
+    url = f"/api/v1/games/{game['id']}/actions"
+    response = alice_client.post(url, data=data, content_type=content_type)
+    assert response.status_code == 400, response.content
+    assert api.head_seq(game["id"]) == 1
+
+
+def test_an_unsupported_media_type_is_a_415(alice_client: APIClient, game: dict[str, Any]) -> None:
+    url = f"/api/v1/games/{game['id']}/actions"
+    response = alice_client.post(url, data="kind=end_turn", content_type="text/plain")
+    assert response.status_code == 415
+
+
+def test_an_order_for_an_unknown_game_is_a_404(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    action = api.random_action(game["id"], "allied")
+    response = api.submit(alice_client, str(uuid.uuid4()), action)
+    assert response.status_code == 404
+
+
+def test_an_order_in_a_finished_game_is_a_409(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    action = api.random_action(game["id"], "allied")
+    Game.objects.filter(pk=game["id"]).update(status=Game.Status.FINISHED)
+
+    response = api.submit(alice_client, game["id"], action)
+    assert response.status_code == 409
+    assert response.json()["code"] == "game_not_active"
+
+
+def test_the_same_idempotency_key_twice_makes_one_event(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    action = api.random_action(game["id"], "allied")
+
+    first = api.submit(alice_client, game["id"], action, **{"Idempotency-Key": "k-1"})
+    second = api.submit(alice_client, game["id"], action, **{"Idempotency-Key": "k-1"})
+
+    assert first.status_code == 201
+    assert second.status_code == 201
+    assert second.json()["intake"]["id"] == first.json()["intake"]["id"]
+    assert Event.objects.filter(game_id=game["id"]).count() == 2
+    assert OrderIntake.objects.count() == 1
+
+
+def test_a_repeated_key_for_a_refused_order_repeats_the_refusal(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    bad = Action("allied", "allied_setup", {"corps": 7})
+    first = api.submit(alice_client, game["id"], bad, **{"Idempotency-Key": "k-2"})
+    second = api.submit(alice_client, game["id"], bad, **{"Idempotency-Key": "k-2"})
+    assert first.status_code == second.status_code == 422
+    assert second.json()["intake"] == first.json()["intake"]
+    assert second.json()["errors"] == first.json()["errors"]
+
+
+def test_an_overlong_idempotency_key_is_a_400(
+    api: Any, alice_client: APIClient, game: dict[str, Any]
+) -> None:
+    action = api.random_action(game["id"], "allied")
+    response = api.submit(alice_client, game["id"], action, **{"Idempotency-Key": "k" * 121})
+    assert response.status_code == 400
+
+
+def test_an_order_waiting_for_a_worker_is_a_202(
+    api: Any,
+    alice_client: APIClient,
+    game: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a broker the worker applies the order later: the API answers 202 with the intake,
+    and the intake endpoint shows the outcome once the worker ran."""
+    queued: list[Any] = []
+    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: None)
+    monkeypatch.setattr(
+        "pbem.play.tasks.order_apply_task.delay", lambda intake_id: queued.append(intake_id)
+    )
+    response = api.submit(alice_client, game["id"], api.random_action(game["id"], "allied"))
+
+    assert response.status_code == 202, response.content
+    intake = response.json()["intake"]
+    assert response.json()["event"] is None
+    assert intake["status"] == "received"
+    assert intake["event_seq"] is None
+
+    from pbem.play.services.orders import order_apply
+
+    order_apply(intake_id=intake["id"])
+    later = alice_client.get(f"/api/v1/intakes/{intake['id']}")
+    assert later.status_code == 200
+    assert later.json()["status"] == "applied"
+    assert later.json()["event_seq"] == 2
+
+
+def test_only_its_own_user_reads_an_intake(
+    api: Any,
+    alice_client: APIClient,
+    bob_client: APIClient,
+    game: dict[str, Any],
+) -> None:
+    response = api.submit(alice_client, game["id"], api.random_action(game["id"], "allied"))
+    intake_id = response.json()["intake"]["id"]
+
+    mine = alice_client.get(f"/api/v1/intakes/{intake_id}")
+    assert mine.status_code == 200
+    assert set(mine.json()) >= {"id", "game", "role", "kind", "status", "errors", "event_seq"}
+    assert "payload" not in mine.json()
+
+    assert bob_client.get(f"/api/v1/intakes/{intake_id}").status_code == 404
+    assert alice_client.get(f"/api/v1/intakes/{uuid.uuid4()}").status_code == 404
+    assert alice_client.get("/api/v1/intakes/not-a-uuid").status_code == 404

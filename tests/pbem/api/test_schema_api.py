@@ -1,0 +1,37 @@
+"""The OpenAPI schema and the docs page."""
+
+from __future__ import annotations
+
+from rest_framework.test import APIClient
+
+PATHS = {
+    "/api/v1/games": {"get", "post"},
+    "/api/v1/games/{game_id}": {"get"},
+    "/api/v1/games/{game_id}/seats/{role}/join": {"post"},
+    "/api/v1/games/{game_id}/view": {"get"},
+    "/api/v1/games/{game_id}/events": {"get"},
+    "/api/v1/games/{game_id}/actions": {"post"},
+    "/api/v1/intakes/{intake_id}": {"get"},
+    "/api/v1/rulesets": {"get"},
+}
+
+
+def test_the_schema_is_an_openapi_document_with_every_path(db: None) -> None:
+    response = APIClient().get("/api/schema/", {"format": "json"})
+
+    assert response.status_code == 200
+    doc = response.json()
+    assert doc["openapi"].startswith("3.")
+    for path, methods in PATHS.items():
+        assert path in doc["paths"], path
+        assert set(doc["paths"][path]) >= methods, path
+    actions = doc["paths"]["/api/v1/games/{game_id}/actions"]["post"]
+    assert {"201", "202", "400", "403", "404", "409", "422"} <= set(actions["responses"])
+    assert "OrderSubmitRequest" in doc["components"]["schemas"]
+    assert "Game" in str(doc["components"]["schemas"])
+
+
+def test_the_docs_page_answers(db: None) -> None:
+    response = APIClient().get("/api/docs/")
+    assert response.status_code == 200
+    assert b"swagger" in response.content.lower()
