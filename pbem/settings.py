@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "pbem.play",
+    "pbem.notify",
 ]
 
 MIDDLEWARE = [

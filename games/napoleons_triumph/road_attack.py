@@ -130,6 +130,28 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     state = ctx.state
     assert atk.road_from is not None
     raw = P.objects(p, "commands", required=True)
+    if not raw and not feint:
+        # The defender's retreat may have closed the road (a retreat into a locale on the
+        # cavalry's path is legal, AMB-13): then no command can carry the attack in, and the
+        # attacker declares none; nothing moves and no command is spent.
+        open_cmds = road_options(
+            ctx,
+            atk.attacker,
+            atk.road_from,
+            atk.att_locale,
+            atk.ride,
+            list(atk.road_path),
+            atk.def_locale,
+        )
+        require(
+            not open_cmds,
+            "NT-68",
+            "the road is open: declare the command that moves in",
+            "/commands",
+        )
+        ctx.log(f"Attack {atk.id}: the road is now blocked; the cavalry cannot move in.")
+        state.ride_on = None
+        return
     require(len(raw) == 1, "NT-68", "a road attack is made by one command (AMB-37)", "/commands")
     spec = raw[0]
     kind = P.req_str(spec, "kind", "/commands/0")

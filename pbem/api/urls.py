@@ -13,6 +13,7 @@ from pbem.api.games import (
     SeatJoinApi,
 )
 from pbem.api.orders import IntakeDetailApi, OrderSubmitApi
+from pbem.api.webhooks import WebhookCreateApi
 
 app_name = "api"
 
@@ -25,4 +26,5 @@ urlpatterns = [
     path("games/<str:game_id>/actions", OrderSubmitApi.as_view(), name="order-submit"),
     path("intakes/<str:intake_id>", IntakeDetailApi.as_view(), name="intake-detail"),
     path("rulesets", RulesetListApi.as_view(), name="rulesets"),
+    path("webhooks", WebhookCreateApi.as_view(), name="webhooks"),
 ]

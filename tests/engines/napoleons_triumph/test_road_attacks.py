@@ -176,3 +176,26 @@ def test_road_threat_needs_a_road_and_cavalry() -> None:
         ).rule
         == "NT-68"
     )  # no cavalry in X
+
+
+def test_retreat_onto_the_road_blocks_the_road_attack() -> None:
+    """NT-106/AMB-13: the defender may retreat into a locale on the cavalry's road; then no
+    command can carry the vacated road attack in (NT-47, NT-68): the attacker declares none and
+    nothing moves."""
+    board = fragment(
+        "road_blocked",
+        {"X": 1, "Y": 2, "Z1": 3, "Z2": 4},
+        [("XY", "X", "Y"), ("YZ1", "Y", "Z1"), ("XZ1", "X", "Z1"), ("Z1Z2", "Z1", "Z2")],
+        roads=[("main", "Z2", "Z1", 0, 0), ("main", "Z1", "X", 0, 0), ("main", "X", "Y", 0, 0)],
+    )
+    t = Table(position(board, ["F u1 CAV2 @Z2.R [-]", "AL a1 INF2 @Y.R [-]"]))
+    t.play(
+        "F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": 4, "road_path": [3, X]}
+    )
+    t.play("AL", "vacate", {"retreat": {"destinations": {"a1": 3}}})
+    assert t.unit("a1").loc == 3  # on the road
+    assert t.refuse("F", "declare_after_vacate", {"commands": [road_cmd("u1")]}).rule == "NT-47"
+    t.play("F", "declare_after_vacate", {"commands": []})
+    assert (t.unit("u1").loc, t.unit("u1").moves) == (4, 0)
+    assert t.state.attack is None
+    assert t.state.ride_on is None

@@ -1,0 +1,135 @@
+"""The notification outbox and what a user subscribes to (architecture 8.8).
+
+A Notification row is written in the same transaction as the event that causes it; its unique
+`dedupe_key` (`f"{event_id}:{channel_id}:{kind}"`) makes planning twice harmless. Workers claim a
+row with a conditional UPDATE (`pending` -> `sending`) and record the outcome the same way.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Kind(models.TextChoices):
+    YOUR_TURN = "your_turn"
+    TURN_RESOLVED = "turn_resolved"
+    DEADLINE_SOON = "deadline_soon"
+    GAME_OVER = "game_over"
+
+
+class WebhookEndpoint(models.Model):
+    """A user's HTTPS endpoint; `events` lists the kinds it wants (empty = all kinds)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook_endpoints"
+    )
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=200)  # the HMAC-SHA256 key; never serialised back
+    events = models.JSONField(default=list, blank=True)
+    active = models.BooleanField(default=True)
+    failures = models.PositiveIntegerField(default=0)  # consecutive failed deliveries
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user", "pk"]
+
+    def __str__(self) -> str:
+        return f"webhook {self.pk} of {self.user_id}: {self.url}"
+
+    def wants(self, kind: str) -> bool:
+        return not self.events or kind in self.events
+
+
+class NotificationPref(models.Model):
+    """How a user wants email: one mail per notification, or one daily digest."""
+
+    class Mode(models.TextChoices):
+        INSTANT = "instant"
+        DAILY_DIGEST = "daily_digest"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_pref"
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.INSTANT)
+    email_enabled = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.mode}, email {'on' if self.email_enabled else 'off'}"
+
+
+class Notification(models.Model):
+    """One outbox row: one kind of news about one event for one seat over one channel."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email"
+        WEBHOOK = "webhook"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"  # waiting for a worker (or for next_attempt_at after a failure)
+        SENDING = "sending"  # claimed by a worker
+        SENT = "sent"
+        FAILED = "failed"  # permanent failure, or out of attempts
+        DIGEST = "digest"  # held for the user's daily digest
+
+    # events are never deleted (append-only triggers); CASCADE only lets test flushes through
+    event = models.ForeignKey("play.Event", on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="notifications")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    role = models.CharField(max_length=60)
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    endpoint = models.ForeignKey(
+        WebhookEndpoint,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    dedupe_key = models.CharField(max_length=200, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)  # when `sending` began
+    enqueued_at = models.DateTimeField(null=True, blank=True)  # last hand-off to the queue
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(
+                fields=["status", "next_attempt_at"],
+                name="notify_due_idx",
+                condition=Q(status__in=["pending", "sending"]),
+            ),
+            models.Index(
+                fields=["user", "created_at"],
+                name="notify_digest_idx",
+                condition=Q(status="digest"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} as {self.role} via {self.channel}: {self.status}"
+
+
+class DigestRun(models.Model):
+    """One daily digest mail per user per day: the unique (user, day) row is the claim."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="notify_digest_user_day_uniq")
+        ]
+
+    def __str__(self) -> str:
+        return f"digest for {self.user_id} on {self.day}"

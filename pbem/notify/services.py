@@ -1,0 +1,449 @@
+"""Notification services (architecture 8.8): plan outbox rows in the event's transaction,
+deliver each exactly once, retry with backoff, sweep what was lost, send daily digests.
+
+- `notifications_plan` is called by `pbem.play.services.log.event_append` inside the event's
+  transaction. At most one kind per seat per event (game_over > your_turn > turn_resolved); the
+  acting role is never told of its own action; a seat with no user gets nothing. Rows are
+  unique by `f"{event_id}:{channel_id}:{kind}"`, so planning twice is harmless.
+- `notification_deliver` claims a row with `UPDATE .. SET status='sending' WHERE status='pending'`
+  and goes on only if one row changed; the outcome is recorded with `.update()` as well.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Iterable, Sequence
+from datetime import UTC, date, datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from pbem.notify.content import notification_content, render
+from pbem.notify.models import DigestRun, Kind, Notification, NotificationPref, WebhookEndpoint
+from pbem.notify.transports import transport_class
+from pbem.notify.transports.base import Message, TransportError
+from pbem.notify.transports.email import mail_domain, mail_send
+from pbem.notify.transports.webhook import host_check, host_of
+from pbem.play.errors import ServiceError
+from pbem.play.models import Event, Game, Seat
+
+logger = logging.getLogger(__name__)
+
+CLAIM_SLACK = timedelta(seconds=5)  # a countdown task may run a moment before its due time
+SENDING_TIMEOUT = timedelta(minutes=15)  # a claim older than this belonged to a dead worker
+REENQUEUE_AFTER = timedelta(minutes=2)  # the sweep leaves a freshly queued row alone
+BACKOFF_CAP = timedelta(hours=6)
+
+
+class WebhookRejected(ServiceError):
+    status = 400
+    code = "bad_webhook"
+
+
+def _knob(name: str, default: int) -> int:
+    return int(settings.PBEM.get(name, default))
+
+
+# --- planning ---------------------------------------------------------------------------------
+
+
+def kinds_for_event(
+    *,
+    event: Event,
+    seat_roles: Iterable[str],
+    prompted_before: Sequence[str],
+    prompted_after: Sequence[str],
+    finished: bool,
+) -> dict[str, str]:
+    """role -> the one kind of news that seat gets for this event (none for most seats)."""
+    roles = sorted(set(seat_roles))
+    if finished:
+        return dict.fromkeys(roles, Kind.GAME_OVER)
+    out: dict[str, str] = {}
+    newly = set(prompted_after) - set(prompted_before)
+    for role in roles:
+        if role == event.role:
+            continue  # never tell a player of their own action
+        if role in newly:
+            out[role] = Kind.YOUR_TURN
+        elif event.turn_ended:
+            out[role] = Kind.TURN_RESOLVED
+    return out
+
+
+def _rows_for(event: Event, kinds: dict[str, str]) -> list[Notification]:
+    if not kinds:
+        return []
+    seats = list(
+        Seat.objects.filter(game_id=event.game_id, role__in=kinds, user__isnull=False)
+        .select_related("user")
+        .order_by("role")
+    )
+    users = {s.user_id for s in seats}
+    prefs = {p.user_id: p for p in NotificationPref.objects.filter(user_id__in=users)}
+    hooks: dict[int, list[WebhookEndpoint]] = {}
+    for hook in WebhookEndpoint.objects.filter(user_id__in=users, active=True).order_by("pk"):
+        hooks.setdefault(hook.user_id, []).append(hook)
+    rows: list[Notification] = []
+    for seat in seats:
+        user = seat.user
+        assert user is not None
+        kind = kinds[seat.role]
+        common = {"event": event, "game_id": event.game_id, "user": user, "role": seat.role}
+        pref = prefs.get(user.pk)
+        if user.email and (pref is None or pref.email_enabled):
+            digest = pref is not None and pref.mode == NotificationPref.Mode.DAILY_DIGEST
+            rows.append(
+                Notification(
+                    **common,
+                    channel=Notification.Channel.EMAIL,
+                    kind=kind,
+                    dedupe_key=f"{event.pk}:email.{seat.role}:{kind}",
+                    status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
+                )
+            )
+        for hook in hooks.get(user.pk, []):
+            if hook.wants(kind):
+                rows.append(
+                    Notification(
+                        **common,
+                        channel=Notification.Channel.WEBHOOK,
+                        endpoint=hook,
+                        kind=kind,
+                        dedupe_key=f"{event.pk}:webhook.{hook.pk}.{seat.role}:{kind}",
+                    )
+                )
+    return rows
+
+
+def _store(rows: list[Notification]) -> list[int]:
+    """Insert the rows (a dedupe key seen before is skipped) and enqueue the pending ones after
+    commit. Returns the ids of the pending rows."""
+    if not rows:
+        return []
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    ids = list(
+        Notification.objects.filter(
+            dedupe_key__in=[r.dedupe_key for r in rows],
+            status=Notification.Status.PENDING,
+            attempts=0,
+        ).values_list("pk", flat=True)
+    )
+    if ids:
+        transaction.on_commit(lambda: _flush_enqueue(ids))
+    return ids
+
+
+def _flush_enqueue(ids: list[int]) -> None:
+    from pbem.notify.tasks import outbox_flush_task
+
+    try:
+        outbox_flush_task.delay(ids)
+    except Exception:  # the broker is down: the sweep will find the rows
+        logger.exception("notify: outbox flush of %d rows not enqueued", len(ids))
+
+
+def notifications_plan(
+    *,
+    event: Event,
+    prompted_before: Sequence[str],
+    prompted_after: Sequence[str],
+    finished: bool,
+) -> list[int]:
+    """Create the outbox rows for `event` inside the caller's transaction (a savepoint: a failure
+    here is logged and never blocks the game). Returns the ids of rows to deliver now."""
+    try:
+        with transaction.atomic():
+            seat_roles = Seat.objects.filter(game_id=event.game_id).values_list("role", flat=True)
+            kinds = kinds_for_event(
+                event=event,
+                seat_roles=seat_roles,
+                prompted_before=prompted_before,
+                prompted_after=prompted_after,
+                finished=finished,
+            )
+            return _store(_rows_for(event, kinds))
+    except Exception:
+        logger.exception("notify: planning for event %s failed", event.pk)
+        return []
+
+
+def notify_deadline_soon(*, game: Game, roles: Sequence[str]) -> list[int]:
+    """Reminders for `roles` (called by the deadlines' reminders sweep, in its transaction);
+    one per seat per head event, deduplicated like every other row."""
+    event = Event.objects.filter(game=game, seq=game.head_seq).first()
+    if event is None:
+        return []
+    kinds = {role: str(Kind.DEADLINE_SOON) for role in roles}
+    with transaction.atomic():
+        return _store(_rows_for(event, kinds))
+
+
+# --- delivery ---------------------------------------------------------------------------------
+
+
+def backoff(attempts: int) -> timedelta:
+    """Delay before attempt `attempts + 1`: base * 2**(attempts - 1), capped at six hours."""
+    base = _knob("NOTIFY_BACKOFF_SECONDS", 60)
+    return min(timedelta(seconds=base * 2 ** max(attempts - 1, 0)), BACKOFF_CAP)
+
+
+def message_build(n: Notification) -> Message:
+    content = notification_content(n)
+    return Message(
+        dedupe_key=n.dedupe_key,
+        kind=n.kind,
+        game_id=str(n.game_id),
+        seq=n.event.seq,
+        role=n.role,
+        subject=content.subject,
+        text=content.text,
+        html=content.html,
+        view_url=content.view_url,
+    )
+
+
+def notification_deliver(*, notification_id: int, now: datetime | None = None) -> str:
+    """Deliver one outbox row once: "sent", "retry", "failed", or "skipped" when the row was not
+    pending and due (already sent, claimed by another worker, or waiting for its backoff)."""
+    now = now or timezone.now()
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now + CLAIM_SLACK)
+    claimed = Notification.objects.filter(
+        due, pk=notification_id, status=Notification.Status.PENDING
+    ).update(status=Notification.Status.SENDING, attempts=F("attempts") + 1, claimed_at=now)
+    if claimed != 1:
+        return "skipped"
+    n = Notification.objects.select_related("event", "game", "user", "endpoint").get(
+        pk=notification_id
+    )
+    try:
+        if n.channel == Notification.Channel.EMAIL and not _email_wanted(n.user):
+            raise TransportError("email is switched off for this user", permanent=True)
+        transport_class(n.channel)(n).deliver(message_build(n))
+    except TransportError as e:
+        return _failed(n, e.message, now=now, permanent=e.permanent)
+    except Exception as e:  # a bug or an engine error: retried, bounded by max attempts
+        logger.exception("notify: delivering %s failed", n.pk)
+        return _failed(n, f"{type(e).__name__}: {e}", now=now, permanent=False)
+    Notification.objects.filter(pk=n.pk, status=Notification.Status.SENDING).update(
+        status=Notification.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None
+    )
+    if n.endpoint_id is not None:
+        WebhookEndpoint.objects.filter(pk=n.endpoint_id).update(failures=0)
+    return "sent"
+
+
+def _email_wanted(user: User) -> bool:
+    pref = NotificationPref.objects.filter(user=user).first()
+    return pref is None or pref.email_enabled
+
+
+def _failed(n: Notification, error: str, *, now: datetime, permanent: bool) -> str:
+    if n.endpoint_id is not None:
+        _endpoint_failed(n.endpoint_id, permanent=permanent)
+    if permanent or n.attempts >= _knob("NOTIFY_MAX_ATTEMPTS", 6):
+        Notification.objects.filter(pk=n.pk, status=Notification.Status.SENDING).update(
+            status=Notification.Status.FAILED, last_error=error[:2000], next_attempt_at=None
+        )
+        logger.warning("notify: %s failed for good after %d attempts: %s", n.pk, n.attempts, error)
+        return "failed"
+    delay = backoff(n.attempts)
+    due = now + delay
+    Notification.objects.filter(pk=n.pk, status=Notification.Status.SENDING).update(
+        status=Notification.Status.PENDING,
+        last_error=error[:2000],
+        next_attempt_at=due,
+        enqueued_at=due,  # queued for that moment: the sweep waits REENQUEUE_AFTER beyond it
+    )
+    _enqueue_deliver(n.pk, countdown=delay.total_seconds())
+    return "retry"
+
+
+def _endpoint_failed(endpoint_id: int, *, permanent: bool) -> None:
+    """Count a failed delivery; a permanent error, or too many in a row, disables the endpoint."""
+    WebhookEndpoint.objects.filter(pk=endpoint_id).update(failures=F("failures") + 1)
+    endpoint = WebhookEndpoint.objects.filter(pk=endpoint_id, active=True)
+    if not permanent:
+        endpoint = endpoint.filter(failures__gte=_knob("WEBHOOK_MAX_FAILURES", 20))
+    if endpoint.update(active=False):
+        logger.warning("notify: webhook endpoint %s disabled", endpoint_id)
+
+
+def _enqueue_deliver(notification_id: int, countdown: float = 0.0) -> None:
+    from pbem.notify.tasks import notification_deliver_task
+
+    try:
+        notification_deliver_task.apply_async((notification_id,), countdown=countdown)
+    except Exception:
+        logger.exception("notify: %s not enqueued; the sweep will retry", notification_id)
+
+
+def outbox_flush(*, notification_ids: Sequence[int]) -> int:
+    """Hand freshly planned rows to the delivery task, one task per row."""
+    now = timezone.now()
+    ids = list(
+        Notification.objects.filter(
+            pk__in=list(notification_ids), status=Notification.Status.PENDING
+        ).values_list("pk", flat=True)
+    )
+    Notification.objects.filter(pk__in=ids).update(enqueued_at=now)
+    for pk in ids:
+        _enqueue_deliver(pk)
+    return len(ids)
+
+
+def outbox_sweep(*, now: datetime | None = None) -> int:
+    """Beat's safety net: give back claims of dead workers, then re-enqueue due pending rows
+    (poison-row guard: a row that fails to enqueue is logged and pushed forward)."""
+    now = now or timezone.now()
+    stale = Notification.objects.filter(
+        status=Notification.Status.SENDING, claimed_at__lt=now - SENDING_TIMEOUT
+    ).update(status=Notification.Status.PENDING, next_attempt_at=now, enqueued_at=None)
+    if stale:
+        logger.warning("notify: %d stale claims given back", stale)
+    due = (
+        Q(status=Notification.Status.PENDING)
+        & (Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+        & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lte=now - REENQUEUE_AFTER))
+    )
+    batch = _knob("SWEEP_BATCH", 500)
+    ids = list(
+        Notification.objects.filter(due)
+        .order_by("next_attempt_at", "pk")[:batch]
+        .values_list("pk", flat=True)
+    )
+    done = 0
+    for pk in ids:
+        try:
+            if Notification.objects.filter(due, pk=pk).update(enqueued_at=now) != 1:
+                continue
+            from pbem.notify.tasks import notification_deliver_task
+
+            notification_deliver_task.delay(pk)
+            done += 1
+        except Exception:
+            logger.exception("notify: sweep could not enqueue %s; pushed forward", pk)
+            Notification.objects.filter(pk=pk).update(next_attempt_at=now + REENQUEUE_AFTER)
+    return done
+
+
+# --- daily digest -----------------------------------------------------------------------------
+
+
+def digest_send(*, now: datetime | None = None) -> int:
+    """One mail per user per day with every row held for their digest (status `digest`).
+    The unique (user, day) DigestRun row is the claim. Returns the number of mails sent."""
+    now = now or timezone.now()
+    day = now.astimezone(UTC).date()
+    users = sorted(
+        set(
+            Notification.objects.filter(
+                status=Notification.Status.DIGEST, created_at__lte=now
+            ).values_list("user_id", flat=True)
+        )
+    )
+    sent = 0
+    for user_id in users:
+        try:
+            sent += _digest_one(user_id, day, now)
+        except Exception:
+            logger.exception("notify: digest for user %s failed; skipped", user_id)
+    return sent
+
+
+def _digest_one(user_id: int, day: date, now: datetime) -> int:
+    try:
+        with transaction.atomic():
+            run = DigestRun.objects.create(user_id=user_id, day=day)
+    except IntegrityError:
+        return 0  # this user's digest for today is already out
+    held = Q(user_id=user_id, status=Notification.Status.DIGEST, created_at__lte=now)
+    ids = list(
+        Notification.objects.filter(held).order_by("created_at", "pk").values_list("pk", flat=True)
+    )
+    Notification.objects.filter(held, pk__in=ids).update(
+        status=Notification.Status.SENDING, attempts=F("attempts") + 1, claimed_at=now
+    )
+    claimed = Q(pk__in=ids, status=Notification.Status.SENDING, claimed_at=now)
+    rows = list(
+        Notification.objects.filter(claimed)
+        .select_related("event", "game", "user")
+        .order_by("created_at", "pk")
+    )
+    if not rows:
+        run.delete()
+        return 0
+    user = rows[0].user
+    try:
+        items = [notification_content(n) for n in rows]
+        context = {
+            "day": day,
+            "items": [{"subject": c.subject, "text": c.text, "html": c.html} for c in items],
+        }
+        subject, text, html = render("digest", context)
+        mail_send(
+            to=user.email,
+            subject=subject,
+            text=text,
+            html=html,
+            headers={"Message-ID": f"<digest.{user_id}.{day}@{mail_domain()}>"},
+        )
+    except Exception as e:
+        Notification.objects.filter(claimed).update(
+            status=Notification.Status.DIGEST, last_error=str(e)[:2000]
+        )
+        run.delete()  # a later run tries again
+        raise
+    Notification.objects.filter(claimed).update(
+        status=Notification.Status.SENT, sent_at=timezone.now(), last_error=""
+    )
+    DigestRun.objects.filter(pk=run.pk).update(count=len(rows))
+    return 1
+
+
+# --- subscriptions and preferences (for the API) ----------------------------------------------
+
+
+def webhook_subscribe(
+    *, user: User, url: str, secret: str = "", events: Sequence[str] = ()
+) -> WebhookEndpoint:
+    """Subscribe `user` to webhooks at `url` for `events` (kinds; empty = all). A blank secret
+    is generated (return it to the caller once). Raises WebhookRejected (400)."""
+    url = url.strip()
+    if len(url) > 500:
+        raise WebhookRejected("the URL is longer than 500 characters")
+    try:
+        host_check(host_of(url), resolve=False)  # names are checked again at every delivery
+    except TransportError as e:
+        raise WebhookRejected(e.message) from None
+    unknown = sorted(set(events) - set(Kind.values))
+    if unknown:
+        raise WebhookRejected(f"unknown events {unknown}; known: {sorted(Kind.values)}")
+    secret = secret or secrets.token_hex(32)
+    if len(secret) > 200:
+        raise WebhookRejected("the secret is longer than 200 characters")
+    return WebhookEndpoint.objects.create(
+        user=user, url=url, secret=secret, events=sorted(set(events))
+    )
+
+
+def notification_pref_set(
+    *, user: User, mode: str | None = None, email_enabled: bool | None = None
+) -> NotificationPref:
+    """Set how `user` gets email (instant or daily digest, or none). Raises ServiceError (400)."""
+    if mode is not None and mode not in NotificationPref.Mode.values:
+        raise ServiceError(f"mode must be one of {sorted(NotificationPref.Mode.values)}")
+    pref, _ = NotificationPref.objects.get_or_create(user=user)
+    fields: dict[str, object] = {}
+    if mode is not None:
+        fields["mode"] = mode
+    if email_enabled is not None:
+        fields["email_enabled"] = email_enabled
+    if fields:
+        NotificationPref.objects.filter(pk=pref.pk).update(**fields)
+        pref.refresh_from_db()
+    return pref

@@ -1,0 +1,43 @@
+"""The transport interface (healthchecks' pattern): one class per channel, one `deliver`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.notify.models import Notification
+
+
+class TransportError(Exception):
+    """A delivery failed. `permanent` (unknown mailbox, 410 Gone, refused address) means
+    retrying cannot help: the row fails at once and a webhook endpoint is disabled."""
+
+    def __init__(self, message: str, permanent: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.permanent = permanent
+
+
+@dataclass(frozen=True)
+class Message:
+    """What a transport sends: rendered only from the recipient role's view (content.py)."""
+
+    dedupe_key: str
+    kind: str
+    game_id: str
+    seq: int
+    role: str
+    subject: str
+    text: str
+    html: str
+    view_url: str
+
+
+class Transport:
+    channel = ""
+
+    def __init__(self, notification: Notification) -> None:
+        self.notification = notification
+
+    def deliver(self, message: Message) -> None:
+        """Send `message` or raise TransportError."""
+        raise NotImplementedError

@@ -1,0 +1,68 @@
+"""Email through Django's email API: the console backend by default, locmem in tests, SMTP with
+EMAIL_HOST/...; django-anymail (not installed yet) is configurable later by EMAIL_BACKEND alone.
+
+Each mail has a deterministic Message-ID `<{game}.{seq}.{role}.{kind}@{domain}>` and points
+In-Reply-To/References at the game's thread root `<{game}@{domain}>`, so mail clients thread a
+game and a duplicate is recognisable.
+"""
+
+from __future__ import annotations
+
+import smtplib
+from collections.abc import Mapping
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+
+from pbem.notify.transports.base import Message, Transport, TransportError
+
+
+def mail_domain() -> str:
+    return str(settings.PBEM.get("MAIL_DOMAIN") or "localhost")
+
+
+def message_id(game_id: str, seq: int, role: str, kind: str) -> str:
+    return f"<{game_id}.{seq}.{role}.{kind}@{mail_domain()}>"
+
+
+def thread_root(game_id: str) -> str:
+    return f"<{game_id}@{mail_domain()}>"
+
+
+def mail_send(*, to: str, subject: str, text: str, html: str, headers: Mapping[str, str]) -> None:
+    """Send one multipart mail; raise TransportError (permanent when the address is refused)."""
+    if not to:
+        raise TransportError("the user has no email address", permanent=True)
+    mail = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[to],
+        headers=dict(headers),
+    )
+    mail.attach_alternative(html, "text/html")
+    try:
+        mail.send(fail_silently=False)
+    except smtplib.SMTPRecipientsRefused as e:
+        raise TransportError(f"recipient refused: {e}", permanent=True) from e
+    except (smtplib.SMTPException, OSError) as e:
+        raise TransportError(f"mail not sent: {e}") from e
+
+
+class EmailTransport(Transport):
+    channel = "email"
+
+    def deliver(self, message: Message) -> None:
+        root = thread_root(message.game_id)
+        mail_send(
+            to=self.notification.user.email,
+            subject=message.subject,
+            text=message.text,
+            html=message.html,
+            headers={
+                "Message-ID": message_id(message.game_id, message.seq, message.role, message.kind),
+                "In-Reply-To": root,
+                "References": root,
+                "X-PBEM-Delivery": message.dedupe_key,
+            },
+        )
