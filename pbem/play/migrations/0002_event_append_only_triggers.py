@@ -36,7 +36,7 @@ POSTGRES_DROP = [
 def _run(statements: dict[str, list[str]]):  # type: ignore[no-untyped-def]
     def run(apps, schema_editor):  # type: ignore[no-untyped-def]
         for sql in statements.get(schema_editor.connection.vendor, []):
-            schema_editor.execute(sql)
+            schema_editor.execute(sql, None)  # no params: the PL/pgSQL "%" is not a placeholder
 
     return run
 

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pbem.notify.content import notification_content
@@ -37,7 +37,7 @@ def _texts(n: Notification) -> list[str]:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(seed=st.integers(min_value=1, max_value=2**31), length=st.integers(30, 90))
+@given(seed=st.integers(min_value=1, max_value=2**31), length=st.integers(50, 90))
 def test_no_notification_names_a_hidden_enemy_unit(seed: int, length: int) -> None:
     tag = f"{seed}_{length}"
     game = nt_game(user(f"lk_a_{tag}"), user(f"lk_f_{tag}"), title=f"leak {tag}")
@@ -55,8 +55,9 @@ def test_no_notification_names_a_hidden_enemy_unit(seed: int, length: int) -> No
                     found = FORBIDDEN[role].search(text)
                     assert found is None, f"{role} was told {found and found.group()}: {text}"
                     own_seen[role] |= bool(OWN[role].search(text))
-    # the check bites: the raw log does name both sides' units, and own units are named
-    assert enemy_in_raw_log
+    # the check bites only if the raw log names both sides' units (games are random: the seed is
+    # secret); a game too quiet for that is discarded, not counted as a pass
+    assume(enemy_in_raw_log)
     assert own_seen["french"] or own_seen["allied"]
 
     planned = Notification.objects.filter(game=game, channel="email")
