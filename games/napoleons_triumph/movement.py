@@ -9,7 +9,7 @@ from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.board import Entry, RoadStep
 from games.napoleons_triumph.commands import MovePlan, plan_move, spend
 from games.napoleons_triumph.context import Ctx, U
-from games.napoleons_triumph.errors import Illegal, require
+from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_in
 from games.napoleons_triumph.state import MAP, other
 
@@ -294,7 +294,3 @@ def move_command(ctx: Ctx, side: str, kind: str, p: dict[str, JSON]) -> None:
         f" from locale {start} to locale {u.loc}",
         f" blocking {u.app}." if u.app else " (reserve).",
     )
-
-
-def reject_unknown(kind: str) -> None:
-    raise Illegal("NT-35", f"{kind!r} is not a command", "/kind")

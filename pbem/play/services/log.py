@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
@@ -33,12 +32,6 @@ def log_to_json(entries: tuple[LogEntry, ...]) -> list[JSON]:
         audience: JSON = None if e.audience is None else [str(r) for r in sorted(e.audience)]
         out.append({"text": e.text, "audience": audience, "data": e.data})
     return out
-
-
-@dataclass(frozen=True)
-class Head:
-    seq: int
-    state: object
 
 
 def initial_state(game: Game, ruleset: Ruleset[object]) -> object:
