@@ -13,6 +13,8 @@ from typing import Any
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from pbem.envconf import anymail_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -65,6 +67,11 @@ if not SECRET_KEY:
     SECRET_KEY = _DEV_SECRET_KEY
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+# Behind a TLS-terminating proxy (deploy/nginx.conf forwards X-Forwarded-Proto) the browser's
+# https:// Origin must be trusted for CSRF-protected forms such as the admin login.
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+if envbool("PBEM_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 DATA_DIR = Path(os.environ.get("PBEM_DATA_DIR", "") or BASE_DIR)
 
@@ -116,8 +123,11 @@ WSGI_APPLICATION = "pbem.wsgi.application"
 if os.environ.get("DATABASE_URL"):
     import dj_database_url
 
+    # Persistent connections (seconds) for web and workers; 0 closes them after each request,
+    # as the integration tests do (their live server's threads must not keep sessions open).
+    _max_age = envint("PBEM_DB_CONN_MAX_AGE", 60)
     DATABASES: dict[str, dict[str, Any]] = {
-        "default": dict(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60))
+        "default": dict(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=_max_age))
     }
 else:
     DATABASES = {
@@ -145,8 +155,22 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = DATA_DIR / "static"
 
+# Email: the console by default; SMTP with EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend
+# and EMAIL_HOST/...; an ESP through django-anymail with e.g.
+# EMAIL_BACKEND=anymail.backends.mailgun.EmailBackend and ANYMAIL_MAILGUN_API_KEY=... (every
+# ANYMAIL_<NAME> variable becomes ANYMAIL["<NAME>"], see pbem/envconf.py). Sending needs no
+# "anymail" in INSTALLED_APPS (that app only registers system checks; webhooks use anymail.urls).
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "pbem@localhost")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "") or DEFAULT_FROM_EMAIL
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = envint("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = envbool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 30)  # seconds; Django's default (None) can hang a worker
+ANYMAIL: dict[str, Any] = anymail_settings(os.environ)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", PBEM_ENV == "production")
@@ -209,7 +233,7 @@ PBEM: dict[str, Any] = {
     "REMINDER_HOURS": envint("PBEM_REMINDER_HOURS", 12),
     "SWEEP_BATCH": envint("PBEM_SWEEP_BATCH", 500),
     # notify (issue 5 item 4). Email goes through Django's EMAIL_BACKEND: console by default, SMTP
-    # with EMAIL_HOST/...; django-anymail (not installed) plugs in later by EMAIL_BACKEND alone.
+    # with EMAIL_HOST/..., or an ESP through django-anymail (EMAIL_BACKEND + ANYMAIL_* variables).
     "MAIL_DOMAIN": os.environ.get("PBEM_MAIL_DOMAIN", "") or "localhost",  # Message-ID domain
     "SITE_URL": os.environ.get("PBEM_SITE_URL", "") or "http://localhost:8000",  # view_url
     "ALLOW_PRIVATE_WEBHOOKS": envbool("PBEM_ALLOW_PRIVATE_WEBHOOKS", False),
