@@ -7,16 +7,21 @@
 - Django's `Http404`, `ObjectDoesNotExist`, `PermissionDenied` and `ValidationError` are 4xx.
 - A body with a `detail` also gets a `code` (`not_found`, `parse_error`, `permission_denied`, ...);
   a field-validation 400 keeps DRF's `{field: [messages]}` shape.
+- A database that refuses the connection or aborts a transaction for a transient reason
+  (`django.db.OperationalError`: at capacity, restarting, a deadlock) is a 503 with Retry-After;
+  nothing was changed, so the client may retry (with the same Idempotency-Key for an order).
 Anything else is not swallowed: it propagates and is a 500, so bugs stay visible.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import OperationalError
 from django.http import Http404
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException
@@ -24,6 +29,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from pbem.play.errors import NotYourTurn, OrderRejected, ServiceError
+
+logger = logging.getLogger(__name__)
 
 
 class RejectionOutputSerializer(serializers.Serializer[Any]):
@@ -60,6 +67,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(
             {"code": "invalid", "detail": "; ".join(exc.messages)}, status.HTTP_400_BAD_REQUEST
         )
+    if isinstance(exc, OperationalError):
+        logger.warning("database unavailable: %s", exc)
+        body = {"code": "unavailable", "detail": "the database is busy or unavailable; retry"}
+        return Response(body, status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
     # DRF handles APIException (ParseError, ValidationError, NotAuthenticated, ...), Http404 and
     # Django's PermissionDenied; it returns None for anything else, which DRF then re-raises.
     response = drf_exception_handler(exc, context)

@@ -13,6 +13,7 @@ from pbem.api.games import (
     SeatJoinApi,
 )
 from pbem.api.orders import IntakeDetailApi, OrderSubmitApi
+from pbem.api.verify import GameVerifyApi
 from pbem.api.webhooks import WebhookCreateApi
 
 app_name = "api"
@@ -23,6 +24,7 @@ urlpatterns = [
     path("games/<str:game_id>/seats/<str:role>/join", SeatJoinApi.as_view(), name="seat-join"),
     path("games/<str:game_id>/view", GameViewApi.as_view(), name="game-view"),
     path("games/<str:game_id>/events", GameEventsApi.as_view(), name="game-events"),
+    path("games/<str:game_id>/verify", GameVerifyApi.as_view(), name="game-verify"),
     path("games/<str:game_id>/actions", OrderSubmitApi.as_view(), name="order-submit"),
     path("intakes/<str:intake_id>", IntakeDetailApi.as_view(), name="intake-detail"),
     path("rulesets", RulesetListApi.as_view(), name="rulesets"),

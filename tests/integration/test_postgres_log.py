@@ -23,12 +23,6 @@ from pbem.play.services.orders import order_apply
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def _postgres_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.fail("integration tests need PostgreSQL: set DATABASE_URL (./dev test does)")
-
-
 def _game(tag: str) -> Game:
     a = User.objects.create(username=f"a_{tag}")
     f = User.objects.create(username=f"f_{tag}")

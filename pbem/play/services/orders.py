@@ -15,6 +15,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.protocol import JSON, Action, Rejection
 from pbem.play.errors import GameNotActive, NotYourSeat, NotYourTurn, OrderRejected, StaleHead
@@ -113,9 +114,15 @@ def _intake_create(
 
 
 def _enqueue(intake_id: str) -> None:
+    """Hand the intake to a worker. With the broker down the order stays safely `received` (it is
+    committed already) and the stuck-turns sweep enqueues it once the broker is back, so the
+    client still gets its 202 rather than a 500."""
     from pbem.play.tasks import order_apply_task
 
-    order_apply_task.delay(intake_id)
+    try:
+        order_apply_task.delay(intake_id)
+    except KombuOperationalError:
+        logger.exception("intake %s not enqueued (broker down); the sweep will retry", intake_id)
 
 
 def order_apply(*, intake_id: UUID | str) -> Event | None:

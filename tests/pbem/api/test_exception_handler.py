@@ -49,3 +49,14 @@ def test_django_errors_are_4xx() -> None:
 def test_other_exceptions_are_not_swallowed() -> None:
     assert exception_handler(RuntimeError("a bug"), CTX) is None
     assert exception_handler(KeyError("a bug"), CTX) is None
+
+
+def test_a_database_at_capacity_is_503_with_retry_after() -> None:
+    from django.db import OperationalError
+
+    exc = OperationalError("remaining connection slots are reserved")
+    response = exception_handler(exc, CTX)
+    assert response is not None
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.data["code"] == "unavailable"

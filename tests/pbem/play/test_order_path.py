@@ -144,3 +144,37 @@ def test_event_append_with_a_stale_head_raises(nt_game: Game) -> None:
     with pytest.raises(StaleHead):  # the same head cannot be extended twice
         event_append(game=nt_game, after_seq=1, action=action, step=step, source="api")
     assert list(Event.objects.filter(game=nt_game).values_list("seq", flat=True)) == [1, 2]
+
+
+def test_an_order_accepted_while_the_broker_is_down_stays_received(
+    nt_game: Game,
+    alice: User,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: CaptureOnCommit,
+) -> None:
+    """The intake is committed before the task is sent: a broker outage leaves it `received`
+    (no exception reaches the client) for the stuck-turns sweep to enqueue later."""
+    from kombu.exceptions import OperationalError
+
+    def broker_down(*args: object, **kwargs: object) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.order_apply_task, "delay", broker_down)
+    action = _setup_action(nt_game, 3)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        intake = order_submit(
+            game=nt_game,
+            user=alice,
+            role="allied",
+            kind=action.kind,
+            payload=action.payload,
+            source="api",
+        )
+
+    intake.refresh_from_db()
+    assert intake.status == OrderIntake.Status.RECEIVED
+    assert Event.objects.filter(game=nt_game).count() == 1
+    monkeypatch.undo()
+    assert order_apply(intake_id=intake.pk) is not None  # what the sweep's task does later
+    assert Event.objects.filter(game=nt_game).count() == 2
