@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.core.protocol import SYSTEM
+from games.core.protocol import OBSERVER, SYSTEM
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import enabled, ruleset_get
@@ -67,15 +67,18 @@ def roles_of(game: Game, user: User) -> list[str]:
 
 
 def role_for(game: Game, user: User, role: str | None) -> str:
-    """The seat the caller acts or reads as: `role` if they hold it (403 otherwise); when no role
-    is named, their only role. Spectators (no seat) are refused for now."""
+    """The seat the caller reads as: `role` if they hold it (403 otherwise); when no role is
+    named, their only role. `@observer` (the spectator's public view) is open to anyone when the
+    game admits spectators, and is what a caller without a seat gets."""
     mine = roles_of(game, user)
+    if role == OBSERVER or (not role and not mine):
+        if not game.spectators:
+            raise PermissionDenied("this game admits no spectators and you hold no seat in it")
+        return OBSERVER
     if role:
         if role not in mine:
             raise PermissionDenied(f"you do not hold the seat {role!r} in this game")
         return role
-    if not mine:
-        raise PermissionDenied("you hold no seat in this game (spectators are not supported yet)")
     if len(mine) > 1:
         raise ValidationError({"role": [f"you hold several roles {mine}; say which one"]})
     return mine[0]
@@ -92,6 +95,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
         "scenario": game.scenario,
         "options": game.options,
         "title": game.title,
+        "spectators": game.spectators,
         "status": game.status,
         "head_seq": game.head_seq,
         "seed_commitment": game.seed_commitment,
@@ -117,6 +121,7 @@ class GameOutputSerializer(serializers.Serializer[Any]):
     scenario = serializers.CharField()
     options = serializers.DictField()
     title = serializers.CharField(allow_blank=True)
+    spectators = serializers.BooleanField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     head_seq = serializers.IntegerField()
     seed_commitment = serializers.CharField(help_text="sha256 of the secret seed (hex)")
@@ -169,6 +174,11 @@ class GameCreateApi(APIView):
         scenario = serializers.CharField(max_length=80)
         options = serializers.DictField(required=False, default=dict)
         title = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
+        spectators = serializers.BooleanField(
+            required=False,
+            default=True,
+            help_text="may users without a seat read the public view and log (default true)",
+        )
         seats = serializers.DictField(
             child=serializers.CharField(allow_null=True, max_length=150),
             help_text="role -> username, or null for an open seat others may join",
@@ -199,6 +209,7 @@ class GameCreateApi(APIView):
             seats=seats,
             creator=user,
             title=v["title"],
+            spectators=v["spectators"],
         )
         out = GameCreateApi.OutputSerializer(game_out(game_get(str(game.pk)), user)).data
         return Response(out, status=status.HTTP_201_CREATED)

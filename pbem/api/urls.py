@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from django.urls import path
 
+from pbem.api.deadlines import (
+    AbsenceCancelApi,
+    AbsenceListDeclareApi,
+    DeadlineApi,
+    PauseApi,
+    PauseResumeApi,
+    SeatSubstituteSetApi,
+)
 from pbem.api.games import (
     GameDetailApi,
     GameEventsApi,
@@ -29,4 +37,15 @@ urlpatterns = [
     path("intakes/<str:intake_id>", IntakeDetailApi.as_view(), name="intake-detail"),
     path("rulesets", RulesetListApi.as_view(), name="rulesets"),
     path("webhooks", WebhookCreateApi.as_view(), name="webhooks"),
+    # deadlines, pauses, substitutes and absences (issue 5 item 5; pbem.api.deadlines)
+    path("games/<str:game_id>/deadline", DeadlineApi.as_view(), name="game-deadline"),
+    path("games/<str:game_id>/pause", PauseApi.as_view(), name="game-pause"),
+    path("games/<str:game_id>/resume", PauseResumeApi.as_view(), name="game-resume"),
+    path(
+        "games/<str:game_id>/seats/<str:role>/substitute",
+        SeatSubstituteSetApi.as_view(),
+        name="seat-substitute",
+    ),
+    path("absences", AbsenceListDeclareApi.as_view(), name="absences"),
+    path("absences/<str:absence_id>", AbsenceCancelApi.as_view(), name="absence-cancel"),
 ]

@@ -30,6 +30,11 @@ class NotYourTurn(ServiceError):
         self.rejections = tuple(rejections)
 
 
+class SeatTaken(ServiceError):
+    status = 409
+    code = "seat_taken"
+
+
 class GameNotActive(ServiceError):
     status = 409
     code = "game_not_active"

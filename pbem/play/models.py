@@ -45,6 +45,8 @@ class Game(models.Model):
     scenario = models.CharField(max_length=80)
     options = models.JSONField(default=dict, blank=True)
     title = models.CharField(max_length=120, blank=True)
+    # users without a seat may read the observer's view and the public log lines (NT-147)
+    spectators = models.BooleanField(default=True)
     seed = models.BinaryField(max_length=32, editable=False)  # secret until the game is over
     seed_commitment = models.CharField(max_length=64)  # sha256(seed), published at creation
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
@@ -102,7 +104,7 @@ class Seat(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "role"], name="seat_game_role_uniq")]
-        ordering = ["game", "role"]
+        ordering = ["game_id", "role"]  # by the column: "game" would join Game for its ordering
 
     def __str__(self) -> str:
         return f"{self.role} in {self.game_id}"
@@ -137,7 +139,7 @@ class Event(models.Model):
                 name="event_game_source_ref_uniq",
             ),
         ]
-        ordering = ["game", "seq"]
+        ordering = ["game_id", "seq"]  # by the column: "game" would join Game for its ordering
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} {self.kind}"
@@ -193,6 +195,9 @@ class OrderIntake(models.Model):
     head_seq = models.PositiveIntegerField()  # the head it was pre-checked at
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
     errors = models.JSONField(default=list, blank=True)
+    # why it was refused when submitted, so a retry with the same Idempotency-Key gets the same
+    # answer: "not_your_turn" (409) or "illegal" (422); empty otherwise (a worker's refusal too)
+    refusal = models.CharField(max_length=20, blank=True, default="")
     event = models.ForeignKey(
         Event, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

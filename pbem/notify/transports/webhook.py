@@ -2,7 +2,8 @@
 f"{timestamp}.{body}" under the endpoint's secret, `X-PBEM-Timestamp` and `X-PBEM-Delivery`
 (the dedupe key, for receivers to deduplicate). Standard library only (urllib), with a timeout,
 no redirects, and private, loopback and link-local addresses refused unless
-`PBEM_ALLOW_PRIVATE_WEBHOOKS` is set (healthchecks' INTEGRATIONS_ALLOW_PRIVATE_IPS).
+`PBEM_ALLOW_PRIVATE_WEBHOOKS` is set (healthchecks' INTEGRATIONS_ALLOW_PRIVATE_IPS): the name is
+checked before the request and the connected peer's address again on connect (DNS rebinding).
 
 Receivers verify with: hmac.compare_digest(header, "sha256=" + hmac_sha256(secret,
 f"{X-PBEM-Timestamp}.{raw_body}")) and should refuse old timestamps.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import socket
@@ -112,16 +114,60 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+class PrivatePeer(OSError):
+    """The connection reached a private address (DNS changed after `host_check`: rebinding)."""
+
+
+def peer_check(sock: socket.socket) -> None:
+    """Check the address actually connected to, after the name was resolved for the connection
+    itself: closes the gap between `host_check`'s lookup and urllib's own (DNS rebinding)."""
+    if private_allowed():
+        return
+    peer = str(sock.getpeername()[0])
+    if ip_is_private(peer):
+        sock.close()
+        raise PrivatePeer(f"connected to the private address {peer}")
+
+
+class _CheckedHTTPConnection(http.client.HTTPConnection):
+    def connect(self) -> None:
+        super().connect()
+        peer_check(self.sock)
+
+
+class _CheckedHTTPSConnection(http.client.HTTPSConnection):
+    def connect(self) -> None:
+        super().connect()  # TCP and the TLS handshake; nothing of the request is sent yet
+        peer_check(self.sock)
+
+
+class _CheckedHTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_CheckedHTTPConnection, req)
+
+
+class _CheckedHTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_CheckedHTTPSConnection, req, context=getattr(self, "_context", None))
+
+
 def post(url: str, body: bytes, headers: dict[str, str], timeout: float) -> int:
-    """POST and return the HTTP status; TransportError on a network failure."""
+    """POST and return the HTTP status; TransportError on a network failure (permanent when the
+    connection reached a private address)."""
     request = urllib.request.Request(url, data=body, method="POST", headers=headers)  # noqa: S310
-    opener = urllib.request.build_opener(_NoRedirect)
+    opener = urllib.request.build_opener(_NoRedirect, _CheckedHTTPHandler, _CheckedHTTPSHandler)
     try:
         with opener.open(request, timeout=timeout) as response:
             return int(response.status)
     except urllib.error.HTTPError as e:
         return int(e.code)
-    except (urllib.error.URLError, TimeoutError, OSError) as e:
+    except urllib.error.URLError as e:
+        if isinstance(e.reason, PrivatePeer):
+            raise TransportError(f"webhook refused: {e.reason}", permanent=True) from e
+        raise TransportError(f"webhook not reached: {e}") from e
+    except PrivatePeer as e:
+        raise TransportError(f"webhook refused: {e}", permanent=True) from e
+    except (TimeoutError, OSError) as e:
         raise TransportError(f"webhook not reached: {e}") from e
 
 

@@ -46,6 +46,8 @@ logger = logging.getLogger(__name__)
 
 Interval = tuple[datetime, datetime]
 STUCK_AFTER = timedelta(minutes=5)
+ABSENCE_FIRST_DAY = date(2000, 1, 1)
+ABSENCE_LAST_DAY = date(2999, 12, 31)
 
 
 class BadDeadlineRequest(ServiceError):
@@ -313,11 +315,17 @@ def absence_declare(*, user: User, starts_on: date, ends_on: date, tz: str) -> A
     zone = zone_of(tz)
     if ends_on < starts_on:
         raise BadDeadlineRequest("an absence ends on or after the day it starts")
+    if starts_on < ABSENCE_FIRST_DAY or ends_on > ABSENCE_LAST_DAY:
+        # far dates overflow the clock arithmetic (datetime's year 1..9999)
+        raise BadDeadlineRequest(
+            f"an absence lies between {ABSENCE_FIRST_DAY} and {ABSENCE_LAST_DAY}"
+        )
     today = timezone.now().astimezone(zone).date()
     if ends_on < today:
         raise BadDeadlineRequest("an absence is declared in advance; this one is over")
-    absence = Absence.objects.create(user=user, starts_on=starts_on, ends_on=ends_on, tz=tz)
-    _recompute_for_user(user.pk)
+    with transaction.atomic():  # a failing recompute must not leave the absence stored
+        absence = Absence.objects.create(user=user, starts_on=starts_on, ends_on=ends_on, tz=tz)
+        _recompute_for_user(user.pk)
     return absence
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, GameConfig
 from games.core.rng import Rng
-from pbem.play.errors import GameNotActive, NotYourSeat, ServiceError
+from pbem.play.errors import GameNotActive, SeatTaken, ServiceError
 from pbem.play.models import Event, Game, Seat, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
 from pbem.play.services.deadlines import deadline_start
@@ -32,6 +32,7 @@ def game_create(
     seats: Mapping[str, User | None],
     creator: User | None,
     title: str = "",
+    spectators: bool = True,
 ) -> Game:
     """Create a game: a secret seed with its published sha256 commitment, the seats, and event 1
     (`.setup`, whose payload is scenario and options, never the seed)."""
@@ -54,6 +55,7 @@ def game_create(
         scenario=scenario,
         options=dict(options),
         title=title,
+        spectators=spectators,
         seed=seed,
         seed_commitment=hashlib.sha256(seed).hexdigest(),
         created_by=creator if creator is not None and creator.pk else None,
@@ -106,5 +108,5 @@ def seat_join(*, game: Game, role: str, user: User) -> Seat:
     if taken != 1:
         if not Seat.objects.filter(game=game, role=role).exists():
             raise BadGameRequest(f"this game has no role {role!r}")
-        raise NotYourSeat(f"the seat {role!r} is already taken")
+        raise SeatTaken(f"the seat {role!r} is already taken")
     return Seat.objects.get(game=game, role=role)

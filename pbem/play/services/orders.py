@@ -25,6 +25,8 @@ from pbem.play.services.log import event_append, rng_for, state_at
 
 logger = logging.getLogger(__name__)
 APPLY_TRIES = 3
+REFUSED_ILLEGAL = "illegal"
+REFUSED_NOT_YOUR_TURN = "not_your_turn"
 
 
 def _errors(rejections: tuple[Rejection, ...] | list[Rejection]) -> list[JSON]:
@@ -47,7 +49,7 @@ def order_submit(
     if idempotency_key:
         existing = OrderIntake.objects.filter(user=user, idempotency_key=idempotency_key).first()
         if existing is not None:
-            return existing  # a retried request: the same answer, nothing new
+            return _answer_again(existing)  # a retried request: the same answer, nothing new
     if not Seat.objects.filter(game=game, role=role, user=user).exists():
         raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
     game.refresh_from_db()
@@ -60,15 +62,15 @@ def order_submit(
     rejections = tuple(ruleset.validate(state, action))
     if rejections:
         prompted = role in ruleset.prompts(state)
-        fields = {"status": OrderIntake.Status.REJECTED, "errors": _errors(rejections)}
+        fields = {
+            "status": OrderIntake.Status.REJECTED,
+            "errors": _errors(rejections),
+            "refusal": REFUSED_ILLEGAL if prompted else REFUSED_NOT_YOUR_TURN,
+        }
         intake, first = _intake_create(
             game, user, role, kind, payload, source, idempotency_key, head, fields
         )
-        if not first:
-            return intake  # the same key raced in twice: the first answer stands
-        if not prompted:
-            raise NotYourTurn(f"it is not {role}'s turn: {rejections[0].message}", rejections)
-        raise OrderRejected(rejections, str(intake.pk))
+        return _answer_again(intake)  # raises; for a raced key, the first answer stands
     with transaction.atomic():
         intake, first = _intake_create(
             game, user, role, kind, payload, source, idempotency_key, head, {}
@@ -78,6 +80,22 @@ def order_submit(
             transaction.on_commit(lambda: _enqueue(intake_id))
     intake.refresh_from_db()
     return intake
+
+
+def _answer_again(intake: OrderIntake) -> OrderIntake:
+    """The answer for an intake, the first time and for every retry with its Idempotency-Key:
+    raises NotYourTurn (409) or OrderRejected (422) for a refused order, else returns it."""
+    if intake.status != OrderIntake.Status.REJECTED:
+        return intake
+    rejections = [
+        Rejection(str(e.get("rule", "")), str(e.get("message", "")), str(e.get("path", "")))
+        for e in intake.errors
+        if isinstance(e, dict)
+    ]
+    if intake.refusal == REFUSED_NOT_YOUR_TURN:
+        first = rejections[0].message if rejections else "not prompted"
+        raise NotYourTurn(f"it is not {intake.role}'s turn: {first}", rejections)
+    raise OrderRejected(rejections, str(intake.pk))
 
 
 def _intake_create(

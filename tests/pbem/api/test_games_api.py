@@ -147,8 +147,8 @@ def test_joining_an_open_seat(
     assert response.json()["seats"][1] == {"role": "french", "username": "bob"}
 
     taken = mallory_client.post(url)
-    assert taken.status_code == 403
-    assert taken.json()["code"] == "not_your_seat"
+    assert taken.status_code == 409
+    assert taken.json()["code"] == "seat_taken"
 
     no_role = mallory_client.post(f"/api/v1/games/{data['id']}/seats/emperor/join")
     assert no_role.status_code == 400

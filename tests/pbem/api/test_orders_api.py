@@ -180,6 +180,19 @@ def test_a_repeated_key_for_a_refused_order_repeats_the_refusal(
     assert second.json()["errors"] == first.json()["errors"]
 
 
+def test_a_repeated_key_for_an_order_out_of_turn_repeats_the_409(
+    api: Any, bob_client: APIClient, game: dict[str, Any]
+) -> None:
+    early = Action("french", "french_setup", {"corps": []})
+    first = api.submit(bob_client, game["id"], early, **{"Idempotency-Key": "k-3"})
+    second = api.submit(bob_client, game["id"], early, **{"Idempotency-Key": "k-3"})
+
+    assert first.status_code == second.status_code == 409
+    assert first.json()["code"] == second.json()["code"] == "not_your_turn"
+    assert second.json()["errors"] == first.json()["errors"]
+    assert api.head_seq(game["id"]) == 1
+
+
 def test_an_overlong_idempotency_key_is_a_400(
     api: Any, alice_client: APIClient, game: dict[str, Any]
 ) -> None:

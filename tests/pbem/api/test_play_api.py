@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from pbem.play.models import Event
+from games.core.protocol import OBSERVER
+from games.napoleons_triumph import RULESET
+from games.napoleons_triumph.state import GameState
+from pbem.play.models import Event, Game
+from pbem.play.services.log import state_at
 
 
 def test_a_short_game_played_through_the_api(
@@ -59,9 +64,51 @@ def test_the_view_is_refused_for_seats_the_caller_does_not_hold(
     url = f"/api/v1/games/{game['id']}/view"
     assert alice_client.get(url, {"role": "french"}).status_code == 403
     assert alice_client.get(url, {"role": "@omniscient"}).status_code == 403
-    # Spectators (no seat) are refused for now.
-    assert mallory_client.get(url).status_code == 403
-    assert mallory_client.get(f"/api/v1/games/{game['id']}/events").status_code == 403
+    assert mallory_client.get(url, {"role": "allied"}).status_code == 403
+
+
+def test_a_spectator_reads_only_the_public_view_and_log(
+    api: Any,
+    alice_client: APIClient,
+    bob_client: APIClient,
+    mallory_client: APIClient,
+    game: dict[str, Any],
+) -> None:
+    api.play({"allied": alice_client, "french": bob_client}, game["id"], 4)
+    g = Game.objects.get(pk=game["id"])
+    state = state_at(g, g.head_seq)
+    assert isinstance(state, GameState)
+
+    view = mallory_client.get(f"/api/v1/games/{game['id']}/view")
+    events = mallory_client.get(f"/api/v1/games/{game['id']}/events")
+
+    assert view.status_code == events.status_code == 200
+    assert view.json()["role"] == OBSERVER
+    assert view.json()["prompt"] is None
+    assert view.json()["view"] == json.loads(json.dumps(RULESET.view(state, OBSERVER)))
+    text = json.dumps(view.json()["view"])
+    unit_ids = [u.id for u in state.units.values()]
+    assert unit_ids
+    assert not [u for u in unit_ids if f'"{u}"' in text]
+    entries = [e for ev in Event.objects.filter(game=g) for e in ev.log]
+    readable = {e["text"] for e in entries if e["audience"] is None or OBSERVER in e["audience"]}
+    private = {e["text"] for e in entries if e["audience"] and OBSERVER not in e["audience"]}
+    lines = {line for e in events.json() for line in e["lines"]}
+    assert lines == readable
+    assert not lines & (private - readable)
+    said = " ".join(lines)
+    assert not [u for u in unit_ids if re.search(rf"\b{re.escape(u)}\b", said)]
+    assert all(e["payload"] is None for e in events.json() if e["kind"] != ".setup")
+
+
+def test_a_game_without_spectators_refuses_users_without_a_seat(
+    api: Any, alice_client: APIClient, bob: User, mallory_client: APIClient
+) -> None:
+    data = api.create_game(alice_client, {"allied": "alice", "french": "bob"}, spectators=False)
+
+    assert data["spectators"] is False
+    assert mallory_client.get(f"/api/v1/games/{data['id']}/view").status_code == 403
+    assert mallory_client.get(f"/api/v1/games/{data['id']}/events").status_code == 403
 
 
 def test_a_caller_with_two_roles_must_name_one(

@@ -13,6 +13,14 @@ PATHS = {
     "/api/v1/games/{game_id}/actions": {"post"},
     "/api/v1/intakes/{intake_id}": {"get"},
     "/api/v1/rulesets": {"get"},
+    "/api/v1/webhooks": {"post"},
+    "/api/v1/games/{game_id}/verify": {"get"},
+    "/api/v1/games/{game_id}/deadline": {"get", "patch"},
+    "/api/v1/games/{game_id}/pause": {"post", "delete"},
+    "/api/v1/games/{game_id}/resume": {"post"},
+    "/api/v1/games/{game_id}/seats/{role}/substitute": {"put"},
+    "/api/v1/absences": {"get", "post"},
+    "/api/v1/absences/{absence_id}": {"delete"},
 }
 
 

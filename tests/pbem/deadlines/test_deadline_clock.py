@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
-from pbem.play.models import Game
+from pbem.play.models import Absence, Game
 from pbem.play.services.deadlines import (
     BadDeadlineRequest,
     absence_cancel,
@@ -199,3 +199,22 @@ def test_a_stored_unknown_zone_counts_as_utc_and_never_raises(
         user=u1, starts_on=date(2026, 3, 3), ends_on=date(2026, 3, 3), tz="Nowhere/Atlantis"
     )
     assert deadline_compute(game=game, now=T0) == T0 + 96 * H
+
+
+@pytest.mark.parametrize(
+    ("starts_on", "ends_on", "tz"),
+    [
+        (date(2026, 5, 5), date(9999, 12, 31), "UTC"),  # the day after overflows
+        (date(2026, 5, 5), date(9999, 12, 30), "UTC"),  # the extended clock overflows
+        (date(1, 1, 1), date(2026, 5, 5), "Asia/Tokyo"),  # before year 1 in UTC
+    ],
+)
+def test_an_absence_with_far_dates_is_refused_and_stores_nothing(
+    u1: User, u2: User, starts_on: date, ends_on: date, tz: str
+) -> None:
+    with time_machine.travel(START, tick=False):
+        game = _game_at(u1, u2)
+        deadline_start(game=game)
+        with pytest.raises(BadDeadlineRequest, match="between 2000-01-01 and 2999-12-31"):
+            absence_declare(user=u1, starts_on=starts_on, ends_on=ends_on, tz=tz)
+    assert not Absence.objects.filter(user=u1).exists()

@@ -21,6 +21,7 @@ from pbem.notify.services import (
     webhook_subscribe,
 )
 from pbem.notify.tasks import notification_deliver_task
+from pbem.notify.transports import webhook
 from pbem.notify.transports.webhook import ip_is_private
 from pbem.play.models import Game
 from tests.pbem.notify.conftest import HookServer
@@ -196,3 +197,18 @@ def test_a_bad_subscription_is_refused(
 def test_a_private_subscription_is_allowed_when_configured(bob: User) -> None:
     hook = webhook_subscribe(user=bob, url="http://127.0.0.1:8000/x", secret="s", events=[])
     assert hook.pk is not None
+
+
+def test_a_name_that_rebinds_to_a_private_address_is_refused_on_connect(
+    game: Game, bob: User, hook_server: HookServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name looked public when checked, then resolved to loopback for the connection (DNS
+    rebinding): the connected peer is checked too, and nothing is sent."""
+    monkeypatch.setattr(webhook, "host_check", lambda host, resolve=True: None)
+    n = _hook_row(game, bob, hook_server.url)
+
+    assert notification_deliver(notification_id=n.pk) == "failed"
+
+    assert hook_server.received == []
+    n.refresh_from_db()
+    assert "private address 127.0.0.1" in n.last_error
