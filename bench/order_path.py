@@ -2,20 +2,26 @@
 one row into the same PostgreSQL (issue 5 item 9, target ratio whole/bare >= 0.5).
 
     DATABASE_URL=postgres://pbem:pbem@127.0.0.1:5432/pbem_bench \\
-        .venv/bin/python bench/order_path.py [--orders 300] [--threads 1] [--profile 100]
+        .venv/bin/python bench/order_path.py [--orders 300] [--broker redis://127.0.0.1:6392/0]
 
 It creates the database named in DATABASE_URL when missing (the role needs CREATEDB), migrates
 it, creates the table `bench_row` and two users with tokens, and refuses SQLite unless
-`--allow-sqlite`. Celery runs eagerly (any broker variable is dropped), DEBUG is off.
+`--allow-sqlite`. DEBUG is off.
 
 Whole path: POST /api/v1/games/{id}/actions with a legal order for the prompted seat of a
-Napoleon's Triumph game (DEC2, small Austerlitz board): the view stores the intake, validates at
-the head, and the eager `play.order_apply` task validates again and appends the event with its
-outbox rows, all inside the request. The order is picked with the engine's `random_action`
-before the request, from a state the bench tracks itself, so only the request is timed. A new
-game starts when one ends or after `--per-game` orders. Bare: POST /bench/bare (the bench-only
-URLconf bench/order_path_urls.py) with the same body and token; DRF with the same
-authentication and permission classes parses the body and inserts one row.
+Napoleon's Triumph game (DEC2, small Austerlitz board). Two modes:
+- default, Celery eager (the embedded default): the request stores the intake, validates at the
+  head, and runs the `play.order_apply` task, which validates again and appends the event with
+  its outbox rows, all inside the request (201);
+- `--broker URL` (production's shape): the bench starts a `celery -A pbem worker -Q turns,mail`
+  process (and redis-server when nothing answers at URL); the request stores the intake,
+  validates at the head, enqueues the task and answers 202 — an accepted order. The bench then
+  waits, untimed, until the worker has applied it, so the next order is legal at the new head.
+The order is picked with the engine's `random_action` before the request, from a state the
+bench tracks itself, so only the request is timed. A new game starts when one ends or after
+`--per-game` orders. Bare: POST /bench/bare (the bench-only URLconf bench/order_path_urls.py)
+with the same body and token; DRF with the same authentication and permission classes parses
+the body and inserts one row.
 
 Both sides are driven in-process by DRF's APIClient (one per thread): no socket, no HTTP server
 and no WSGI worker model in the numbers, so the ratio compares what the application does per
@@ -23,9 +29,6 @@ request; a real server adds about the same fixed cost to both sides and would on
 ratio towards 1. The two sides are interleaved (each order goes through the whole path, then its
 body to the bare endpoint), so load from other processes on a shared machine falls on both alike.
 orders/s = requests / seconds spent inside the timed requests (summed over clients).
-`--cold` empties the state cache of pbem/play/services/log.py before every whole-path
-request (then only the task's re-validation hits it, as in a deployment with a broker where the
-worker appended the previous event); `--no-state-cache` turns that cache off;
 `--profile N` runs N more whole-path requests under cProfile and prints the top 25 functions by
 cumulative time (BENCH_PROFILE_DUMP=FILE also saves the raw stats). The last line is
 `ratio whole/bare = X.XX (target >= 0.5)`.
@@ -34,11 +37,15 @@ cumulative time (BENCH_PROFILE_DUMP=FILE also saves the raw stats). The last lin
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
+import json
 import os
 import pstats
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -48,8 +55,10 @@ from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
-for _name in ("CELERY_BROKER_URL", "REDIS_URL"):  # the whole path runs its task eagerly
+for _name in ("CELERY_BROKER_URL", "REDIS_URL"):  # eager unless --broker names one
     os.environ.pop(_name, None)
+if "--broker" in sys.argv[:-1]:  # before Django reads its settings
+    os.environ["CELERY_BROKER_URL"] = sys.argv[sys.argv.index("--broker") + 1]
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -163,14 +172,22 @@ class Player:
             self._new_game()  # over, or nothing to play: a fresh game
         raise RuntimeError("no legal order found in three fresh games")
 
-    def after(self, status: int) -> None:
-        """Follow the game after an answer: apply the order locally and check the head hash."""
+    def after(self, status: int, content: bytes) -> None:
+        """Follow the game after an answer: with a broker, wait (untimed) until the worker has
+        decided the intake; then apply the order locally and check the head hash."""
         from games.core.canonical import state_hash
-        from pbem.play.models import Game
+        from pbem.play.models import Game, OrderIntake
         from pbem.play.services.log import state_at
 
         action, self.pending = self.pending, None
         head = self.game.head_seq
+        if status == 202:
+            intake = json.loads(content)["intake"]["id"]
+            deadline = time.monotonic() + 60
+            while OrderIntake.objects.filter(pk=intake, status="received").exists():
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the worker did not apply intake {intake} within 60 s")
+                time.sleep(0.002)
         self.game.refresh_from_db()
         if status not in ACCEPTED or action is None:
             return
@@ -221,15 +238,6 @@ def _post(client: APIClient, req: Request) -> tuple[int, float, bytes]:
     return resp.status_code, elapsed, resp.content
 
 
-def _cold() -> None:
-    """Empty the server's state cache, if it has one (`--cold`)."""
-    from pbem.play.services import log
-
-    clear = getattr(log, "state_cache_clear", None)
-    if clear is not None:
-        clear()
-
-
 def _record(tally: Tally, status: int, elapsed: float, content: bytes) -> None:
     tally.statuses[status] += 1
     if status in ACCEPTED:
@@ -238,7 +246,7 @@ def _record(tally: Tally, status: int, elapsed: float, content: bytes) -> None:
         tally.refused.append(f"{status} {content[:300]!r}")
 
 
-def run_pair(player: Player, n: int, label: str, cold: bool) -> tuple[Tally, Tally]:
+def run_pair(player: Player, n: int, label: str) -> tuple[Tally, Tally]:
     """`n` orders for one client, each sent through the whole path and then, with the same body
     and token, to the bare endpoint: interleaved, so load from other processes on the machine
     falls on both sides alike."""
@@ -251,11 +259,9 @@ def run_pair(player: Player, n: int, label: str, cold: bool) -> tuple[Tally, Tal
     try:
         for i in range(1, n + 1):
             req = player.next_request()
-            if cold:
-                _cold()
             status, elapsed, content = _post(client, req)
             _record(whole, status, elapsed, content)
-            player.after(status)
+            player.after(status, content)
             status, elapsed, content = _post(client, Request(f"/{BARE_PATH}", req.body, req.auth))
             _record(bare, status, elapsed, content)
             if i % step == 0 or i == n:
@@ -330,8 +336,8 @@ def count_queries(player: Player) -> tuple[int, int]:
     client = _client()
     req = player.next_request()
     with CaptureQueriesContext(connection) as whole:
-        status, _, _ = _post(client, req)
-    player.after(status)
+        status, _, content = _post(client, req)
+    player.after(status, content)
     with CaptureQueriesContext(connection) as bare:
         _post(client, Request(f"/{BARE_PATH}", req.body, req.auth))
     return len(whole.captured_queries), len(bare.captured_queries)
@@ -346,15 +352,89 @@ def profile(player: Player, n: int) -> None:
     for _ in range(n):
         req = player.next_request()
         prof.enable()
-        status, _, _ = _post(client, req)
+        status, _, content = _post(client, req)
         prof.disable()
         statuses[status] += 1
-        player.after(status)
+        player.after(status, content)
     print(f"profile of {n} whole-path requests (statuses {dict(statuses)}):")
     stats = pstats.Stats(prof, stream=sys.stdout)
     stats.sort_stats("cumulative").print_stats(25)
     if os.environ.get("BENCH_PROFILE_DUMP"):
         prof.dump_stats(os.environ["BENCH_PROFILE_DUMP"])
+
+
+class BrokerAndWorker:
+    """Redis at the broker URL (a private redis-server is started when nothing answers there)
+    and one `celery -A pbem worker -Q turns,mail` process on the bench database, for the
+    duration of the run."""
+
+    def __init__(self, url: str) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme != "redis":
+            raise SystemExit(f"--broker takes a redis:// URL, not {url!r}")
+        self.url, self.port = url, parts.port or 6379
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.log = Path(tempfile.mkdtemp(prefix="pbem-bench-")) / "worker.log"
+
+    def _redis_up(self) -> bool:
+        import redis
+
+        try:
+            return bool(redis.Redis.from_url(self.url, socket_connect_timeout=0.5).ping())
+        except redis.exceptions.ConnectionError:
+            return False
+
+    def _wait(self, until: Any, what: str) -> None:
+        deadline = time.monotonic() + 60
+        while not until():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"timed out waiting for {what}; see {self.log}")
+            time.sleep(0.1)
+
+    def __enter__(self) -> BrokerAndWorker:
+        from django.db import connection
+
+        if not self._redis_up():
+            self.procs.append(
+                subprocess.Popen(  # noqa: S603  (a fixed argv)
+                    ["redis-server", "--port", str(self.port), "--save", "", "--bind", "127.0.0.1"],  # noqa: S607
+                    stdout=subprocess.DEVNULL,
+                )
+            )
+            self._wait(self._redis_up, f"redis on port {self.port}")
+        db = connection.settings_dict
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=(
+                f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+            ),
+            CELERY_BROKER_URL=self.url,
+            EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend",
+        )
+        argv = [sys.executable, "-m", "celery", "-A", "pbem", "worker", "-Q", "turns,mail"]
+        argv += ["-c", "1", "-l", "info", "--without-gossip", "--without-mingle"]
+        self.procs.append(
+            subprocess.Popen(  # noqa: S603  (a fixed argv)
+                argv,
+                env=env,
+                cwd=Path(__file__).resolve().parent.parent,
+                stdout=self.log.open("wb"),
+                stderr=subprocess.STDOUT,
+            )
+        )
+        self._wait(lambda: b" ready." in self.log.read_bytes(), "the celery worker")
+        print(f"worker ready (log {self.log})", flush=True)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for proc in reversed(self.procs):
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def main() -> int:
@@ -364,9 +444,11 @@ def main() -> int:
     ap.add_argument("--per-game", type=int, default=60, help="orders before a new game starts")
     ap.add_argument("--warmup", type=int, default=20, help="untimed requests per side first")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random orders")
-    ap.add_argument("--cold", action="store_true", help="empty the state cache before each order")
     ap.add_argument(
-        "--no-state-cache", action="store_true", help="run with PBEM STATE_CACHE_SIZE=0"
+        "--broker",
+        metavar="URL",
+        help="redis://127.0.0.1:PORT/0: orders go to a worker this bench starts (and Redis, if "
+        "nothing answers there); the timed request ends at the 202",
     )
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="profile N more orders")
     ap.add_argument("--allow-sqlite", action="store_true", help="run on SQLite anyway")
@@ -411,23 +493,22 @@ def main() -> int:
     print(
         f"order path bench: {connection.vendor} {server or ''} "
         f"db {connection.settings_dict['NAME']}, {threads} client(s) x {per_client} orders, "
-        "in-process APIClient, celery eager"
-        f"{', cold state cache' if args.cold else ''}"
-        f"{', no state cache' if args.no_state_cache else ''}",
+        "in-process APIClient, "
+        + (f"broker {args.broker} and a worker process" if args.broker else "celery eager"),
         flush=True,
     )
-    from django.conf import settings
-
-    pbem = {**settings.PBEM, **({"STATE_CACHE_SIZE": 0} if args.no_state_cache else {})}
-    with override_settings(ROOT_URLCONF="bench.order_path_urls", DEBUG=False, PBEM=pbem):
+    with (
+        BrokerAndWorker(args.broker) if args.broker else contextlib.nullcontext(),
+        override_settings(ROOT_URLCONF="bench.order_path_urls", DEBUG=False),
+    ):
         players = [
             Player(users, tokens, args.seed * 1000 + i, args.per_game) for i in range(threads)
         ]
         if args.warmup:
-            run_pair(players[0], args.warmup, "warm-up", args.cold)
+            run_pair(players[0], args.warmup, "warm-up")
 
         def pair(i: int) -> tuple[Tally, Tally]:
-            return run_pair(players[i], per_client, f"client {i}", args.cold)
+            return run_pair(players[i], per_client, f"client {i}")
 
         tallies, wall = in_threads(threads, pair)
         q_whole, q_bare = count_queries(players[0])

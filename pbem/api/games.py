@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -17,7 +18,7 @@ from rest_framework.views import APIView
 
 from games.core.protocol import OBSERVER, SYSTEM
 from pbem.api.exceptions import ErrorOutputSerializer
-from pbem.play.models import Event, Game
+from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import enabled, ruleset_get
 from pbem.play.services.games import game_create, seat_join
 from pbem.play.services.log import state_at
@@ -56,7 +57,8 @@ def game_get(game_id: str) -> Game:
         pk = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound("no such game") from None
-    game = Game.objects.prefetch_related("seats__user").filter(pk=pk).first()
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    game = next(iter(Game.objects.prefetch_related(seats).filter(pk=pk)[:1]), None)
     if game is None:
         raise NotFound("no such game")
     return game

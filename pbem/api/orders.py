@@ -42,10 +42,6 @@ class IntakeOutputSerializer(serializers.Serializer[Any]):
         return intake.event.seq if intake.event is not None else None
 
 
-def intake_fresh(intake_id: uuid.UUID | str) -> OrderIntake:
-    return OrderIntake.objects.select_related("event").get(pk=intake_id)
-
-
 def acting_role(game: Game, user_roles: list[str], role: str | None) -> str:
     """The role an order is for: the one named, else the caller's only role, else the only one
     of their roles that is prompted now."""
@@ -122,7 +118,6 @@ class OrderSubmitApi(APIView):
             source="api",
             idempotency_key=key,
         )
-        intake = intake_fresh(intake.pk)
         if intake.status == OrderIntake.Status.REJECTED:
             body = {
                 "code": "order_rejected",

@@ -174,6 +174,21 @@ class Snapshot(models.Model):
         return f"snapshot {self.game_id}@{self.seq}"
 
 
+class HeadState(models.Model):
+    """The engine state after the game's newest event: a cache written in the same transaction
+    as that event, so web and workers read the head with one query instead of the newest
+    snapshot plus a replay. Used only when its seq is the head the reader asks for."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    seq = models.PositiveIntegerField()
+    engine_version = models.PositiveIntegerField()
+    state = models.JSONField()
+    state_hash = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"head state {self.game_id}@{self.seq}"
+
+
 class OrderIntake(models.Model):
     """Every submission (API, web, email) with its outcome; the worker applies it exactly once."""
 

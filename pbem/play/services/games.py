@@ -17,6 +17,7 @@ from pbem.play.errors import GameNotActive, SeatTaken, ServiceError
 from pbem.play.models import Event, Game, Seat, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
 from pbem.play.services.deadlines import deadline_start
+from pbem.play.services.log import head_state_put
 
 
 class BadGameRequest(ServiceError):
@@ -94,6 +95,7 @@ def game_create(
         Snapshot.objects.create(
             game=game, seq=1, engine_version=ruleset.version, state=dumped, state_hash=digest
         )
+        head_state_put(game, 1, ruleset.version, dumped, digest)
     deadline_start(game=game)
     return game
 

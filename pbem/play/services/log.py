@@ -1,21 +1,14 @@
 """The event log: append with compare-and-set on the game's head, rebuild state from snapshots.
 
-Rebuilding the state at the head (newest snapshot, then replay) was about a third of an order's
-cost (bench/order_path.py): the pre-check and the worker's re-validation both rebuilt it, and the
-next order needs the state the last append produced. So the process keeps a small LRU cache of
-states by (game, seq, engine version), holding the state's JSON text and its hash. The cache is
-content-addressed: an entry is used only when its hash equals the `state_hash` of the event row
-at that seq (one indexed query), so a rolled-back append or a stale entry can never be returned,
-and each hit is a fresh private copy (the JSON text loaded again) that the caller may mutate.
-`settings.PBEM["STATE_CACHE_SIZE"]` (default 256 states, 0 = off) bounds it.
+The state after the newest event is also kept as the game's HeadState, written in the event's
+transaction: the pre-check of an order (web) and its re-validation (worker) read the head with one
+query, whatever process appended the last event. Older states come from the newest snapshot at or
+before them plus a replay.
 """
 
 from __future__ import annotations
 
 import importlib
-import json
-import threading
-from collections import OrderedDict
 
 from django.conf import settings
 from django.db import transaction
@@ -25,7 +18,7 @@ from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, GameConfig, LogEntry, Ruleset, Step
 from games.core.rng import Rng
 from pbem.play.errors import ReplayDiverged, StaleHead
-from pbem.play.models import Event, Game, Snapshot
+from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.deadlines import deadline_on_event
 
@@ -52,80 +45,59 @@ def initial_state(game: Game, ruleset: Ruleset[object]) -> object:
     return ruleset.setup(config_of(game), rng_for(game, 1))
 
 
-CacheKey = tuple[str, int, int]  # game id, seq, engine version
-_cache: OrderedDict[CacheKey, tuple[str, str]] = OrderedDict()  # -> (state hash, state JSON)
-_cache_lock = threading.Lock()
-STATE_CACHE_SIZE = 256
+def head_state_put(game: Game, seq: int, version: int, dumped: JSON, digest: str) -> None:
+    """Record the state after event `seq` as the game's head state (one upsert, in the caller's
+    transaction: it commits or rolls back with the event)."""
+    HeadState.objects.bulk_create(
+        [HeadState(game=game, seq=seq, engine_version=version, state=dumped, state_hash=digest)],
+        update_conflicts=True,
+        unique_fields=["game"],
+        update_fields=["seq", "engine_version", "state", "state_hash"],
+    )
 
 
-def _cache_size() -> int:
-    return int(settings.PBEM.get("STATE_CACHE_SIZE", STATE_CACHE_SIZE))
+def _head_state(game: Game, seq: int, ruleset: Ruleset[object]) -> object | None:
+    """The stored head state when it is the state after `seq` (one query), else None."""
+    rows = HeadState.objects.filter(game=game, seq=seq, engine_version=ruleset.version)
+    dumped = next(iter(rows.values_list("state", flat=True)[:1]), None)
+    return None if dumped is None else ruleset.load(dumped)
 
 
-def _cache_key(game: Game, seq: int, ruleset: Ruleset[object]) -> CacheKey:
-    return (str(game.pk), seq, int(ruleset.version))
-
-
-def _cache_put(key: CacheKey, digest: str, text: str) -> None:
-    size = _cache_size()
-    if size <= 0:
-        return
-    with _cache_lock:
-        _cache[key] = (digest, text)
-        _cache.move_to_end(key)
-        while len(_cache) > size:
-            _cache.popitem(last=False)
-
-
-def _cache_get(key: CacheKey) -> tuple[str, str] | None:
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-        return hit
-
-
-def _cache_drop(key: CacheKey, digest: str) -> None:
-    with _cache_lock:
-        if _cache.get(key, ("", ""))[0] == digest:
-            del _cache[key]
-
-
-def state_cache_clear() -> None:
-    """Forget every cached state (tests, benchmarks that want the cold path)."""
-    with _cache_lock:
-        _cache.clear()
-
-
-def _state_text(dumped: JSON) -> str:
-    """The cached form: JSON text in the dump's own key order (load sees what dump gave)."""
-    return json.dumps(dumped, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def _cached_state(game: Game, seq: int, ruleset: Ruleset[object]) -> object | None:
-    """A private copy of the cached state after event `seq`, if its hash is the event row's."""
-    key = _cache_key(game, seq, ruleset)
-    hit = _cache_get(key)
-    if hit is None:
-        return None
-    digest, text = hit
-    rows = Event.objects.filter(game=game, seq=seq).order_by()  # no ORDER BY: no join to Game
-    stored = next(iter(rows.values_list("state_hash", flat=True)[:1]), None)
-    if stored != digest:
-        _cache_drop(key, digest)
-        return None
-    return ruleset.load(json.loads(text))
-
-
-def state_at(game: Game, seq: int, verify: bool = True) -> object:
-    """State after event `seq`: from the cache when its hash matches the event row, else the
-    newest snapshot at or before it, then the events after it. With `verify`, every replayed
-    event's stored hash is checked (ReplayDiverged); a cached state was checked (or written by
-    `event_append`) when it was stored, and matches the row's hash."""
+def head_read(game: Game) -> object:
+    """The state at the game's current head, refreshing `game`'s status and head in place: one
+    query (the head state joined to its game row) when the head state is stored and current,
+    else a refresh of the game and `state_at`."""
     ruleset = ruleset_get(game.ruleset_id)
-    cached = _cached_state(game, seq, ruleset)
-    if cached is not None:
-        return cached
+    rows = HeadState.objects.filter(game_id=game.pk).values_list(
+        "seq",
+        "engine_version",
+        "state",
+        "game__status",
+        "game__head_seq",
+        "game__head_hash",
+        "game__active_roles",
+    )
+    row = next(iter(rows[:1]), None)
+    if row is not None:
+        seq, version, dumped, status, head_seq, head_hash, active = row
+        if seq == head_seq and version == ruleset.version:
+            game.status, game.head_seq, game.head_hash = status, head_seq, head_hash
+            game.active_roles = active
+            return ruleset.load(dumped)
+    game.refresh_from_db()
+    return state_at(game, game.head_seq, verify=False)
+
+
+def state_at(game: Game, seq: int, verify: bool = True, head: bool = True) -> object:
+    """State after event `seq`: the head state when `seq` is the head (written with the event,
+    one query; `head=False` skips it), else the newest snapshot at or before it, then the events
+    after it. With `verify`, every replayed event's stored hash is checked (ReplayDiverged).
+    Every call returns a fresh object the caller may change."""
+    ruleset = ruleset_get(game.ruleset_id)
+    if head:
+        cached = _head_state(game, seq, ruleset)
+        if cached is not None:
+            return cached
     snap = (
         Snapshot.objects.filter(game=game, seq__lte=seq, engine_version=ruleset.version)
         .order_by("-seq")
@@ -135,20 +107,11 @@ def state_at(game: Game, seq: int, verify: bool = True) -> object:
         state, start = ruleset.load(snap.state), snap.seq
     else:
         state, start = initial_state(game, ruleset), 1
-    last: Event | None = None
-    dumped: JSON = None
     for ev in Event.objects.filter(game=game, seq__gt=start, seq__lte=seq).order_by("seq"):
         step = ruleset.apply(state, Action(ev.role, ev.kind, ev.payload), rng_for(game, ev.seq))
-        state, last, dumped = step.state, ev, None
-        if verify:
-            dumped = ruleset.dump(state)
-            if state_hash(dumped) != ev.state_hash:
-                raise ReplayDiverged(f"game {game.pk}: event {ev.seq} does not replay to its hash")
-    if last is not None and last.seq == seq:  # replayed up to a real event: worth keeping
-        if dumped is None:
-            dumped = ruleset.dump(state)
-        if verify or state_hash(dumped) == last.state_hash:  # never cache an unchecked state
-            _cache_put(_cache_key(game, seq, ruleset), last.state_hash, _state_text(dumped))
+        state = step.state
+        if verify and state_hash(ruleset.dump(state)) != ev.state_hash:
+            raise ReplayDiverged(f"game {game.pk}: event {ev.seq} does not replay to its hash")
     return state
 
 
@@ -204,13 +167,13 @@ def event_append(
             after=sorted(prompts),
             finished=result is not None,
         )
+        head_state_put(game, seq, ruleset.version, dumped, digest)
         every = int(settings.PBEM.get("SNAPSHOT_EVERY", 50))
         if step.turn_ended or seq % every == 0 or result is not None:
             Snapshot.objects.create(
                 game=game, seq=seq, engine_version=ruleset.version, state=dumped, state_hash=digest
             )
     game.head_seq, game.head_hash = seq, digest
-    _cache_put(_cache_key(game, seq, ruleset), digest, _state_text(dumped))  # the next order's
     return event
 
 

@@ -13,15 +13,16 @@ import logging
 from collections.abc import Mapping
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.protocol import JSON, Action, Rejection
 from pbem.play.errors import GameNotActive, NotYourSeat, NotYourTurn, OrderRejected, StaleHead
-from pbem.play.models import Event, Game, OrderIntake, Seat
+from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import event_append, rng_for, state_at
+from pbem.play.services.log import event_append, head_read, rng_for, state_at
 
 logger = logging.getLogger(__name__)
 APPLY_TRIES = 3
@@ -50,14 +51,14 @@ def order_submit(
         existing = OrderIntake.objects.filter(user=user, idempotency_key=idempotency_key).first()
         if existing is not None:
             return _answer_again(existing)  # a retried request: the same answer, nothing new
-    if not Seat.objects.filter(game=game, role=role, user=user).exists():
+    # the game's seats (prefetched by the API, else one query)
+    if not any(s.role == role and s.user_id == user.pk for s in game.seats.all()):
         raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
-    game.refresh_from_db()
+    state = head_read(game)  # also refreshes the game's status and head
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"the game is {game.status}")
     ruleset = ruleset_get(game.ruleset_id)
     head = game.head_seq
-    state = state_at(game, head, verify=False)
     action = Action(role, kind, payload)
     rejections = tuple(ruleset.validate(state, action))
     if rejections:
@@ -71,14 +72,16 @@ def order_submit(
             game, user, role, kind, payload, source, idempotency_key, head, fields
         )
         return _answer_again(intake)  # raises; for a raced key, the first answer stands
-    with transaction.atomic():
-        intake, first = _intake_create(
-            game, user, role, kind, payload, source, idempotency_key, head, {}
-        )
-        if first:
-            intake_id = str(intake.pk)
-            transaction.on_commit(lambda: _enqueue(intake_id))
-    intake.refresh_from_db()
+    intake, first = _intake_create(
+        game, user, role, kind, payload, source, idempotency_key, head, {}
+    )
+    if not first:
+        return _answer_again(intake)  # the same key raced in: the first answer stands
+    intake_id = str(intake.pk)
+    # after the intake's commit (at once in autocommit; eager Celery applies it right here)
+    transaction.on_commit(lambda: _enqueue(intake_id))
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return OrderIntake.objects.select_related("event").get(pk=intake.pk)
     return intake
 
 
