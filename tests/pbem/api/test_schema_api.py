@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.staticfiles import finders
 from rest_framework.test import APIClient
 
 PATHS = {
@@ -43,3 +44,12 @@ def test_the_docs_page_answers(db: None) -> None:
     response = APIClient().get("/api/docs/")
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
+
+
+def test_the_docs_page_loads_swagger_ui_from_our_static_files(db: None) -> None:
+    """No CDN: the page works offline and its Swagger UI version is pinned (sidecar)."""
+    page = APIClient().get("/api/docs/").content.decode()
+
+    assert "cdn.jsdelivr.net" not in page
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in page
+    assert finders.find("drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js")
