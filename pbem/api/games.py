@@ -51,14 +51,18 @@ def request_user(request: Request) -> User:
     return user
 
 
-def game_get(game_id: str) -> Game:
-    """The game with this id; 404 for an unknown id and for a malformed one."""
+def game_get(game_id: str, *, head: bool = False) -> Game:
+    """The game with this id, its seats and their users; with `head`, its head state joined in
+    the same query (for the order path). 404 for an unknown id and for a malformed one."""
     try:
         pk = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound("no such game") from None
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    game = next(iter(Game.objects.prefetch_related(seats).filter(pk=pk)[:1]), None)
+    games = Game.objects.prefetch_related(seats).filter(pk=pk)
+    if head:
+        games = games.select_related("headstate")
+    game = next(iter(games[:1]), None)
     if game is None:
         raise NotFound("no such game")
     return game

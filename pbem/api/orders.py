@@ -101,7 +101,7 @@ class OrderSubmitApi(APIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
-        game = game_get(game_id)
+        game = game_get(game_id, head=True)  # the pre-check reads the head state loaded here
         key = request.headers.get("Idempotency-Key", "").strip()
         if len(key) > KEY_MAX:
             raise ValidationError({"Idempotency-Key": [f"at most {KEY_MAX} characters"]})

@@ -64,10 +64,19 @@ def _head_state(game: Game, seq: int, ruleset: Ruleset[object]) -> object | None
 
 
 def head_read(game: Game) -> object:
-    """The state at the game's current head, refreshing `game`'s status and head in place: one
-    query (the head state joined to its game row) when the head state is stored and current,
-    else a refresh of the game and `state_at`."""
+    """The state at the game's current head, refreshing `game`'s status and head in place: no
+    query when the head state was loaded with the game row (select_related, the same snapshot of
+    both), one query (the head state joined to its game row) when it is stored and current, else
+    a refresh of the game and `state_at`."""
     ruleset = ruleset_get(game.ruleset_id)
+    if Game.headstate.is_cached(game):  # loaded with the game row (select_related): no query
+        loaded = getattr(game, "headstate", None)
+        if (
+            isinstance(loaded, HeadState)
+            and loaded.seq == game.head_seq
+            and loaded.engine_version == ruleset.version
+        ):
+            return ruleset.load(loaded.state)
     rows = HeadState.objects.filter(game_id=game.pk).values_list(
         "seq",
         "engine_version",

@@ -15,7 +15,7 @@ from games.core.protocol import Action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import event_append, rng_for, state_at
+from pbem.play.services.log import event_append, head_read, rng_for, state_at
 
 pytestmark = pytest.mark.django_db
 Play = Callable[..., list[Event]]
@@ -125,3 +125,29 @@ def test_a_rolled_back_append_leaves_the_head_state_as_it_was(nt_game: Game, pla
     nt_game.refresh_from_db()
     assert HeadState.objects.get(game=nt_game).seq == head + 1
     assert _hash(nt_game, state_at(nt_game, head + 1)) == nt_game.head_hash
+
+
+def test_head_read_uses_a_head_state_loaded_with_the_game(nt_game: Game, play: Play) -> None:
+    play(nt_game, 3)
+    game = Game.objects.select_related("headstate").get(pk=nt_game.pk)
+
+    with CaptureQueriesContext(connection) as queries:
+        state = head_read(game)
+
+    assert len(queries.captured_queries) == 0
+    assert _hash(game, state) == game.head_hash
+
+
+def test_head_read_refreshes_a_stale_game_and_survives_a_missing_head_state(
+    nt_game: Game, play: Play
+) -> None:
+    stale = Game.objects.get(pk=nt_game.pk)
+    play(nt_game, 3)
+
+    state = head_read(stale)  # one query: the head state joined to the current game row
+    assert stale.head_seq == nt_game.head_seq
+    assert _hash(stale, state) == nt_game.head_hash
+
+    HeadState.objects.filter(game=nt_game).delete()  # a cache: the log rebuilds it
+    again = head_read(Game.objects.get(pk=nt_game.pk))
+    assert _hash(stale, again) == nt_game.head_hash
