@@ -3,9 +3,9 @@
 `game_verify` rebuilds the state from the secret seed alone (event 1 `.setup` is the engine's
 set-up with `rng_for(game, 1)`, every later event is applied with `rng_for(game, seq)`), never
 trusting a snapshot, and checks: the seq is gapless from 1, every stored `state_hash`, the game's
-head (seq and hash), every snapshot (a cache: its state must hash to the replayed state), and that
-sha256(seed) is the commitment published at creation. `seed_reveal` gives the seed only once the
-game is finished; while it runs the seed stays secret.
+head (seq and hash), every snapshot and the head state (caches: each must hash to the replayed
+state), and that sha256(seed) is the commitment published at creation. `seed_reveal` gives the
+seed only once the game is finished; while it runs the seed stays secret.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from games.core.canonical import state_hash
 from games.core.protocol import Action
-from pbem.play.models import Event, Game, Snapshot
+from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
 from pbem.play.services.log import config_of, rng_for
 
@@ -118,6 +118,13 @@ def game_verify(*, game: Game) -> VerifyReport:
         report.snapshots_checked += 1
         if snap.state_hash != want or state_hash(snap.state) != want:
             report.fail(f"snapshot at event {snap.seq} does not match the replayed state", snap.seq)
+
+    head = HeadState.objects.filter(game=game, engine_version=ruleset.version).first()
+    want = hashes.get(head.seq) if head is not None else None
+    if head is not None and want is not None:  # a cache like the snapshots, read at the head
+        report.snapshots_checked += 1
+        if head.state_hash != want or state_hash(head.state) != want:
+            report.fail(f"the head state at event {head.seq} does not match the replay", head.seq)
 
     report.seconds = time.monotonic() - started
     return report

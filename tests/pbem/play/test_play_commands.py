@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.authtoken.models import Token
 
-from pbem.play.models import Event, Game, OrderIntake, Snapshot
+from pbem.play.models import Event, Game, HeadState, OrderIntake, Snapshot
 from pbem.play.services.verify import game_verify
 
 Play = Callable[..., list[Event]]
@@ -129,11 +129,14 @@ def test_pbem_replay_verifies_all_games_and_rebuilds_snapshots(
         Event.objects.filter(game=nt_game, turn_ended=True).values_list("seq", flat=True)
     )
     Snapshot.objects.filter(game=nt_game).delete()
+    HeadState.objects.filter(game=nt_game).delete()
 
     lines = _run("pbem_replay", "--verify", "--rebuild-snapshots")
 
     assert lines[-1].startswith(f"1 games, {nt_game.head_seq} events, 0 failures")
     assert set(Snapshot.objects.filter(game=nt_game).values_list("seq", flat=True)) == turn_ends
+    head = HeadState.objects.get(game=nt_game)
+    assert (head.seq, head.state_hash) == (nt_game.head_seq, nt_game.head_hash)
     assert game_verify(game=nt_game).ok
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from games.core.canonical import state_hash
-from pbem.play.models import Event, Game, Snapshot
+from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
 from pbem.play.services.verify import game_verify, seed_reveal
@@ -70,6 +70,20 @@ def test_game_verify_fails_on_a_tampered_snapshot(nt_game: Game, play: Play) -> 
     assert report.first_mismatch == snap.seq
     assert report.events_checked == nt_game.head_seq  # the log itself is still fine
     assert any("snapshot" in m for m in report.messages)
+
+
+def test_game_verify_fails_on_a_tampered_head_state(nt_game: Game, play: Play) -> None:
+    play(nt_game, 3)
+    head = HeadState.objects.get(game=nt_game)
+    forged = dict(head.state) if isinstance(head.state, dict) else {}
+    forged["forged"] = True
+    HeadState.objects.filter(pk=head.pk).update(state=forged)  # a cache, like a snapshot
+
+    report = game_verify(game=nt_game)
+
+    assert not report.ok
+    assert report.first_mismatch == nt_game.head_seq
+    assert any("head state" in m for m in report.messages)
 
 
 def test_game_verify_detects_a_wrong_seed_commitment(nt_game: Game) -> None:

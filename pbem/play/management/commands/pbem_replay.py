@@ -4,7 +4,7 @@
 line per game, then a summary `N games, M events, F failures` (exit status 1 on any failure).
 `--rebuild-snapshots` drops a game's snapshots (a cache) and rebuilds them from a replay of the
 log at the events where `event_append` would write one: turn ends, every SNAPSHOT_EVERY events and
-the end of the game. A game whose replay does not match its log is not rebuilt.
+the end of the game, and its head state. A game whose replay does not match its log is not rebuilt.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.core.canonical import state_hash
-from games.core.protocol import Action
+from games.core.protocol import JSON, Action
 from pbem.play.management.commands._common import game_find
 from pbem.play.models import Event, Game, Snapshot
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import config_of, rng_for
+from pbem.play.services.log import config_of, head_state_put, rng_for
 from pbem.play.services.verify import game_verify
 
 
@@ -33,6 +33,7 @@ def snapshots_rebuild(game: Game) -> int:
     every = int(settings.PBEM.get("SNAPSHOT_EVERY", 50))
     rows: list[Snapshot] = []
     state: object = None
+    head: tuple[int, JSON, str] | None = None  # the last replayed event: seq, dump, hash
     events = Event.objects.filter(game=game).order_by("seq")
     for ev in events.iterator(chunk_size=500):
         if ev.seq == 1:
@@ -45,6 +46,7 @@ def snapshots_rebuild(game: Game) -> int:
         digest = state_hash(dumped)
         if digest != ev.state_hash:
             raise CommandError(f"game {game.pk}: event {ev.seq} does not replay to its hash")
+        head = (ev.seq, dumped, digest)
         last = ev.seq == game.head_seq and ruleset.result(state) is not None
         if ev.turn_ended or ev.seq % every == 0 or last:
             rows.append(
@@ -59,6 +61,10 @@ def snapshots_rebuild(game: Game) -> int:
     with transaction.atomic():
         Snapshot.objects.filter(game=game).delete()
         Snapshot.objects.bulk_create(rows, batch_size=200)
+        # the head state too, unless an order was appended meanwhile (the row lock orders it)
+        current = Game.objects.select_for_update().get(pk=game.pk).head_seq
+        if head is not None and head[0] == current:
+            head_state_put(game, head[0], ruleset.version, head[1], head[2])
     return len(rows)
 
 
