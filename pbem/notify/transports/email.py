@@ -1,5 +1,5 @@
 """Email through Django's email API: the console backend by default, locmem in tests, SMTP with
-EMAIL_HOST/...; django-anymail (not installed yet) is configurable later by EMAIL_BACKEND alone.
+EMAIL_HOST/..., or an ESP through django-anymail (EMAIL_BACKEND plus ANYMAIL_* variables).
 
 Each mail has a deterministic Message-ID `<{game}.{seq}.{role}.{kind}@{domain}>` and points
 In-Reply-To/References at the game's thread root `<{game}@{domain}>`, so mail clients thread a
@@ -11,6 +11,7 @@ from __future__ import annotations
 import smtplib
 from collections.abc import Mapping
 
+from anymail.exceptions import AnymailError, AnymailInvalidAddress, AnymailRecipientsRefused
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
@@ -43,9 +44,9 @@ def mail_send(*, to: str, subject: str, text: str, html: str, headers: Mapping[s
     mail.attach_alternative(html, "text/html")
     try:
         mail.send(fail_silently=False)
-    except smtplib.SMTPRecipientsRefused as e:
+    except (smtplib.SMTPRecipientsRefused, AnymailRecipientsRefused, AnymailInvalidAddress) as e:
         raise TransportError(f"recipient refused: {e}", permanent=True) from e
-    except (smtplib.SMTPException, OSError) as e:
+    except (smtplib.SMTPException, OSError, AnymailError) as e:  # ESP and network: retried
         raise TransportError(f"mail not sent: {e}") from e
 
 

@@ -4,10 +4,12 @@ after N attempts, and the sweep that re-enqueues due rows."""
 
 from __future__ import annotations
 
+import smtplib
 from datetime import timedelta
 
 import pytest
 import time_machine
+from anymail.exceptions import AnymailAPIError, AnymailInvalidAddress, AnymailRecipientsRefused
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
@@ -19,7 +21,7 @@ from pbem.notify.models import Notification
 from pbem.notify.services import backoff, notification_deliver, outbox_sweep
 from pbem.notify.tasks import notification_deliver_task
 from pbem.notify.transports.base import TransportError
-from pbem.notify.transports.email import EmailTransport
+from pbem.notify.transports.email import EmailTransport, mail_send
 from pbem.play.models import Game
 from tests.pbem.notify.nf_helpers import play
 
@@ -195,3 +197,27 @@ def test_email_switched_off_after_planning_is_honoured(game: Game, bob: User) ->
     services.notification_pref_set(user=bob, email_enabled=False)
     assert notification_deliver(notification_id=n.pk) == "failed"
     assert mail.outbox == []
+
+
+@pytest.mark.parametrize(
+    ("error", "permanent"),
+    [
+        (AnymailRecipientsRefused("all recipients refused"), True),
+        (AnymailInvalidAddress("not an address"), True),
+        (AnymailAPIError("the ESP answered 503"), False),
+        (smtplib.SMTPRecipientsRefused({"a@b": (550, b"no such mailbox")}), True),
+        (smtplib.SMTPServerDisconnected("gone"), False),
+    ],
+)
+def test_refused_addresses_are_permanent_and_other_failures_retried(
+    monkeypatch: pytest.MonkeyPatch, error: Exception, permanent: bool
+) -> None:
+    def send(self: object, fail_silently: bool = False) -> int:
+        raise error
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", send)
+
+    with pytest.raises(TransportError) as failed:
+        mail_send(to="a@b.example", subject="s", text="t", html="<p>t</p>", headers={})
+
+    assert failed.value.permanent is permanent
