@@ -187,6 +187,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pbem.api.exceptions.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
+    # scoped limits for costly endpoints (429 beyond): /verify replays a whole game per call
+    "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("PBEM_VERIFY_RATE", "") or "60/hour"},
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "pbem API",

@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from pbem.api.games import ERRORS, GAME_ID, game_get, request_user
@@ -31,9 +32,11 @@ class GameVerifyApi(APIView):
     """Replay the whole log from the game's secret seed and check every event's state hash, the
     head, the snapshots and that sha256(seed) is the commitment published at creation. Any
     signed-in user may ask (the report names no hidden fact); the seed is shown only once the
-    game is finished."""
+    game is finished. Limited per user (PBEM_VERIFY_RATE, default 60/hour; then 429)."""
 
     OutputSerializer = VerifyOutputSerializer
+    throttle_classes = (ScopedRateThrottle,)  # a replay of the whole log per call
+    throttle_scope = "verify"
 
     @extend_schema(parameters=[GAME_ID], responses={200: OutputSerializer, **ERRORS})
     def get(self, request: Request, game_id: str) -> Response:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
 
 from pbem.play.models import Game
 
@@ -38,3 +41,15 @@ def test_verify_shows_the_seed_of_a_finished_game(
 def test_verify_of_an_unknown_game_is_404(alice_client: APIClient) -> None:
     response = alice_client.get("/api/v1/games/00000000-0000-0000-0000-000000000000/verify")
     assert response.status_code == 404
+
+
+def test_verify_is_rate_limited_per_user(
+    alice_client: APIClient, game: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"verify": "2/hour"})
+    cache.clear()
+    url = f"/api/v1/games/{game['id']}/verify"
+
+    codes = [alice_client.get(url).status_code for _ in range(3)]
+
+    assert codes == [200, 200, 429]
