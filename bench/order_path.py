@@ -154,7 +154,7 @@ class Player:
         self.pending: Action | None = None
 
     def next_request(self) -> Request:
-        from games.core.protocol import Action
+        from games.core.protocol import Action, random_legal_action
 
         for _ in range(3):
             if self.in_game >= self.per_game:
@@ -163,7 +163,9 @@ class Player:
             roles = sorted(prompts)
             if roles:
                 role = roles[self.rng.below(len(roles))]
-                action = _random_action(self.ruleset, self.state, role, self.rng)
+                action = random_legal_action(
+                    self.ruleset, self.state, role, self.rng, ACTION_TRIES
+                )
                 if action is not None:
                     self.pending = Action(action.role, action.kind, action.payload)
                     body = {"role": role, "kind": action.kind, "payload": action.payload}
@@ -214,15 +216,6 @@ def _rng_for(game: Game, seq: int) -> Rng:
 
     return rng_for(game, seq)
 
-
-def _random_action(ruleset: Ruleset[object], state: object, role: str, rng: Rng) -> Action | None:
-    from games.core.rng import Rng
-
-    for _ in range(ACTION_TRIES):
-        action = ruleset.random_action(state, role, Rng(rng.next64()))
-        if action is not None:
-            return action
-    return None
 
 
 def _client() -> APIClient:

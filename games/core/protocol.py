@@ -98,3 +98,16 @@ class Ruleset(Protocol[S]):
     def load(self, data: JSON) -> S: ...
     def parse_text(self, state: S, role: Role, text: str) -> Sequence[Action] | Rejection: ...
     def random_action(self, state: S, role: Role, rng: Rng) -> Action | None: ...
+
+
+def random_legal_action(
+    ruleset: Ruleset[S], state: S, role: Role, rng: Rng, tries: int = 20
+) -> Action | None:
+    """A random legal action for `role`, drawing up to `tries` times (an engine's random_action
+    may give up on one draw): each draw gets its own generator `Rng(rng.next64())`. None when
+    every draw gave up (the role has nothing to do, or the game is over)."""
+    for _ in range(tries):
+        action = ruleset.random_action(state, role, Rng(rng.next64()))
+        if action is not None:
+            return action
+    return None

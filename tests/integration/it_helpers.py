@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Count
 
-from games.core.protocol import Action
+from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.rulesets import ruleset_get
@@ -46,12 +46,7 @@ def choose(game_id: str, role: str, rng: Rng) -> Action | None:
     """A random legal order for `role` at the current head, or None if it has none."""
     game = Game.objects.get(pk=game_id)
     state = state_at(game, game.head_seq, verify=False)
-    ruleset = ruleset_get(game.ruleset_id)
-    for _ in range(5):
-        action = ruleset.random_action(state, role, Rng(rng.next64()))
-        if action is not None:
-            return action
-    return None
+    return random_legal_action(ruleset_get(game.ruleset_id), state, role, rng, tries=5)
 
 
 def submit(http: Any, game_id: str, action: Action, key: str = "") -> Any:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from django.contrib.auth.models import User
 
+from games.core.protocol import random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Game, OrderIntake, Seat
 from pbem.play.rulesets import ruleset_get
@@ -35,12 +36,7 @@ def play_one(game: Game, seed: int = 11) -> None:
     role = sorted(ruleset.prompts(state))[0]
     seat = Seat.objects.select_related("user").get(game=game, role=role)
     assert seat.user is not None
-    rng = Rng(seed)
-    action = None
-    for _ in range(50):
-        action = ruleset.random_action(state, role, Rng(rng.next64()))
-        if action is not None:
-            break
+    action = random_legal_action(ruleset, state, role, Rng(seed), tries=50)
     assert action is not None
     intake = order_submit(
         game=game,

@@ -8,7 +8,7 @@ import re
 
 from django.contrib.auth.models import User
 
-from games.core.protocol import Action
+from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import ruleset_get
@@ -43,11 +43,7 @@ def random_action(game: Game, state: object, rng: Rng) -> Action | None:
     if not prompts:
         return None
     role = rng.choice(prompts)
-    for _ in range(50):
-        action = ruleset.random_action(state, role, Rng(rng.next64()))
-        if action is not None:
-            return action
-    return None
+    return random_legal_action(ruleset, state, role, rng, tries=50)
 
 
 def play(game: Game, actions: int, seed: int = 7, *, until_turn_ends: int = 0) -> list[Event]:

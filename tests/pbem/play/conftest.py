@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 
+from games.core.protocol import random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game, OrderIntake, Seat, Snapshot
 from pbem.play.rulesets import ruleset_get
@@ -64,11 +65,7 @@ def play_random(
         role = sorted(prompts)[0]
         user = holders[role]
         assert user is not None
-        action = None
-        for _ in range(20):
-            action = ruleset.random_action(state, role, Rng(rng.next64()))
-            if action is not None:
-                break
+        action = random_legal_action(ruleset, state, role, rng)
         assert action is not None
         intake = order_submit(
             game=game,

@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.core.canonical import state_hash
-from games.core.protocol import Action
+from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
@@ -28,12 +28,9 @@ def _hash(game: Game, state: object) -> str:
 def _random_action(game: Game, state: object, seed: int) -> Action:
     ruleset = ruleset_get(game.ruleset_id)
     role = sorted(ruleset.prompts(state))[0]
-    rng = Rng(seed)
-    for _ in range(20):
-        action = ruleset.random_action(state, role, Rng(rng.next64()))
-        if action is not None:
-            return action
-    raise AssertionError("no legal action found")
+    action = random_legal_action(ruleset, state, role, Rng(seed))
+    assert action is not None, "no legal action found"
+    return action
 
 
 def _append(game: Game, state: object, action: Action) -> object:

@@ -9,7 +9,7 @@ from contextlib import AbstractContextManager
 import pytest
 from django.contrib.auth.models import User
 
-from games.core.protocol import Action
+from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play import tasks
 from pbem.play.errors import StaleHead
@@ -27,12 +27,9 @@ def _setup_action(game: Game, seed: int) -> Action:
     """A random legal Allied set-up at the game's head (the first thing the game asks for)."""
     ruleset = ruleset_get(game.ruleset_id)
     state = state_at(game, game.head_seq)
-    rng = Rng(seed)
-    for _ in range(20):
-        action = ruleset.random_action(state, "allied", Rng(rng.next64()))
-        if action is not None:
-            return action
-    raise AssertionError("no set-up found")
+    action = random_legal_action(ruleset, state, "allied", Rng(seed))
+    assert action is not None, "no set-up found"
+    return action
 
 
 def test_a_legal_order_appends_exactly_one_event(

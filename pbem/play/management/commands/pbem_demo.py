@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
-from games.core.protocol import Action, Ruleset
+from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play.errors import ServiceError
 from pbem.play.management.commands.pbem_user import user_with_token
@@ -105,7 +105,7 @@ class Command(BaseCommand):
             user = holders.get(role)
             if user is None:
                 raise CommandError(f"nobody holds the seat {role!r}")
-            action = _random_action(ruleset, state, role, rng)
+            action = random_legal_action(ruleset, state, role, rng, ACTION_TRIES)
             if action is None:
                 raise CommandError(
                     f"the random play found no action for {role} at event {game.head_seq}"
@@ -161,13 +161,6 @@ class Command(BaseCommand):
         for name, key in tokens:
             self.stdout.write(f"token {name} {key}")
 
-
-def _random_action(ruleset: Ruleset[object], state: object, role: str, rng: Rng) -> Action | None:
-    for _ in range(ACTION_TRIES):
-        action = ruleset.random_action(state, role, Rng(rng.next64()))
-        if action is not None:
-            return action
-    return None
 
 
 def _stage_name(event: Event, role: str) -> str:
