@@ -4,7 +4,6 @@ these views only check who may ask, parse the input and shape the answer."""
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -21,6 +20,8 @@ from pbem.api.games import ERRORS, GAME_ID, game_get, request_user
 from pbem.api.orders import StrictCharField
 from pbem.play.models import Absence, Game, MissedTurnPolicy, PauseRequest, Seat
 from pbem.play.services.deadlines import (
+    ABSENCE_FIRST_DAY,
+    ABSENCE_LAST_DAY,
     absence_cancel,
     absence_declare,
     deadline_settings_set,
@@ -33,10 +34,9 @@ from pbem.play.services.deadlines import (
 ROLE_PATH = OpenApiParameter("role", OpenApiTypes.STR, OpenApiParameter.PATH)
 ABSENCE_ID = OpenApiParameter("absence_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 CONFLICT: dict[int, Any] = {409: ErrorOutputSerializer}
-# Absences are whole days; the bounds keep the service's UTC arithmetic (a day either side, plus
-# up to a year of clock after an absence) inside what `datetime` can represent.
-DAY_MIN = date(2000, 1, 1)
-DAY_MAX = date(2999, 12, 31)
+# Absences are whole days within the service's bounds (they keep the clock arithmetic inside
+# what `datetime` can represent); checked here too, to name the field in the 400.
+DAY_MIN, DAY_MAX = ABSENCE_FIRST_DAY, ABSENCE_LAST_DAY
 ID_MAX = 2**63 - 1
 
 
