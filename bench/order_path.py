@@ -145,6 +145,7 @@ class Player:
             seats=dict(self.users),
             creator=self.users["allied"],
             title="bench order_path",
+            accepted=True,
         )
         self.state: object = self.ruleset.setup(
             _config(self.game), _rng_for(self.game, 1)

@@ -52,6 +52,7 @@ def main() -> int:
         seats={"allied": a, "french": f},
         creator=a,
         title="bench",
+        accepted=True,
     )
     state = state_at(game, game.head_seq)
     rng = Rng(7)

@@ -187,19 +187,33 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pbem.api.exceptions.exception_handler",
     "DEFAULT_PAGINATION_CLASS": None,
+    # JSON only, bounded in size and nesting (pbem/api/parsers.py)
+    "DEFAULT_PARSER_CLASSES": ["pbem.api.parsers.BoundedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # scoped limits for costly endpoints (429 beyond): /verify replays a whole game per call
-    "DEFAULT_THROTTLE_RATES": {"verify": os.environ.get("PBEM_VERIFY_RATE", "") or "60/hour"},
+    "DEFAULT_THROTTLE_RATES": {
+        "verify": os.environ.get("PBEM_VERIFY_RATE", "") or "60/hour",
+        # sign-up and its verification, per client address (pbem/api/users.py)
+        "signup": os.environ.get("PBEM_SIGNUP_RATE", "") or "20/hour",
+    },
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "pbem API",
     "DESCRIPTION": "Asynchronous turn server for Napoleonic wargames: games, views, orders, log.",
     "VERSION": "1",
+    # 3.1: the engines' payload and view schemas are JSON Schema 2020-12 (type arrays, if/then)
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # /api/docs/ works offline and is pinned: the Swagger UI files come with the package
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # links between operations (a created game's id -> its operations; an order -> its intake)
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pbem.api.openapi_links.add_links",
+    ],
 }
 
 # --- Celery -------------------------------------------------------------------------------------
@@ -242,11 +256,18 @@ PBEM: dict[str, Any] = {
     # notify (issue 5 item 4). Email goes through Django's EMAIL_BACKEND: console by default, SMTP
     # with EMAIL_HOST/..., or an ESP through django-anymail (EMAIL_BACKEND + ANYMAIL_* variables).
     "MAIL_DOMAIN": os.environ.get("PBEM_MAIL_DOMAIN", "") or "localhost",  # Message-ID domain
-    "SITE_URL": os.environ.get("PBEM_SITE_URL", "") or "http://localhost:8000",  # view_url
+    # every link in emails, webhook bodies and pbem_demo (`./dev serve` sets it from PORT)
+    "SITE_URL": os.environ.get("PBEM_SITE_URL", "") or "http://localhost:8000",
     "ALLOW_PRIVATE_WEBHOOKS": envbool("PBEM_ALLOW_PRIVATE_WEBHOOKS", False),
     "WEBHOOK_TIMEOUT": envint("PBEM_WEBHOOK_TIMEOUT", 10),  # seconds
     "WEBHOOK_MAX_FAILURES": envint("PBEM_WEBHOOK_MAX_FAILURES", 20),  # then the endpoint is off
     "NOTIFY_MAX_ATTEMPTS": envint("PBEM_NOTIFY_MAX_ATTEMPTS", 6),
     "NOTIFY_BACKOFF_SECONDS": envint("PBEM_NOTIFY_BACKOFF_SECONDS", 60),  # doubled per attempt
     "TRANSPORTS": {},  # channel -> "dotted.path.Transport", added to or replacing the defaults
+    # request limits (issue 10 item 4): larger bodies are a 413, deeper JSON a 400 `too_deep`
+    "MAX_BODY_BYTES": envint("PBEM_MAX_BODY_BYTES", 256 * 1024),  # every request
+    "MAX_ORDER_BYTES": envint("PBEM_MAX_ORDER_BYTES", 64 * 1024),  # POST .../actions
+    "MAX_JSON_DEPTH": envint("PBEM_MAX_JSON_DEPTH", 32),  # nested arrays and objects
 }
+# Django's own limit on request.body and form data, the same as the API's (RequestDataTooBig: 413)
+DATA_UPLOAD_MAX_MEMORY_SIZE = PBEM["MAX_BODY_BYTES"]

@@ -21,6 +21,8 @@ def index(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"rulesets": registry.available()})
 
 
+handler404 = "pbem.api.exceptions.not_found"  # JSON in the API's error shape under /api/
+
 urlpatterns = [
     path("", index, name="index"),
     path("healthz", healthz, name="healthz"),

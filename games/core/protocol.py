@@ -61,6 +61,28 @@ class Prompt:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One action a role may take now, as a client needs it to compose the order: the payload's
+    JSON Schema and, where the engine can list them, the legal choices (computed only from what
+    the role may know)."""
+
+    kind: str
+    description: str
+    schema: JSON  # JSON Schema (draft 2020-12) of the payload; objects refuse unknown keys
+    choices: JSON = None  # {"payloads": [complete legal payloads], "complete": bool, ...} or None
+    any_time: bool = False  # allowed whether or not the role is prompted (e.g. set_defense_plan)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "kind": self.kind,
+            "description": self.description,
+            "schema": self.schema,
+            "choices": self.choices,
+            "any_time": self.any_time,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     text: str
     audience: frozenset[Role] | None = None  # None = everyone
@@ -98,6 +120,26 @@ class Ruleset(Protocol[S]):
     def load(self, data: JSON) -> S: ...
     def parse_text(self, state: S, role: Role, text: str) -> Sequence[Action] | Rejection: ...
     def random_action(self, state: S, role: Role, rng: Rng) -> Action | None: ...
+    # --- what a client needs to play from the API alone (issue 10 item 6) ---
+    def actions(self, state: S, role: Role) -> Sequence[ActionSpec]:
+        """Every action `role` may take now (prompted ones and any-time ones), with schemas and
+        enumerated choices; computed only from what `role` may know."""
+        ...
+
+    def payload_schemas(self) -> Mapping[str, JSON]:
+        """Every action kind a player may send -> the JSON Schema of its payload."""
+        ...
+
+    def payload_errors(self, kind: str, payload: JSON) -> Sequence[Rejection]:
+        """Whether the order is well formed, independent of the state: an unknown kind, or a
+        payload that does not match the kind's schema (unknown keys named). Empty when fine.
+        Rule ids: "unknown_kind" for an unknown kind, "schema" for a malformed payload."""
+        ...
+
+    def private_kinds(self) -> frozenset[str]:
+        """Action kinds whose events only their own role may know exist (standing instructions):
+        other roles never see them in events, counts or notifications."""
+        ...
 
 
 def random_legal_action(

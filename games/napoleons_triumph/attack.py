@@ -17,7 +17,7 @@ from games.napoleons_triumph.commands import (
     plan_move,
     spend,
 )
-from games.napoleons_triumph.context import Ctx, U, resolve
+from games.napoleons_triumph.context import Ctx, U, Us, resolve
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.losses import (
     alive,
@@ -66,13 +66,9 @@ def att_side_of(ctx: Ctx, atk: Attack) -> ApproachSide:
     return ctx.board.side(atk.approach, atk.att_locale)
 
 
-def names(ids: list[str], face: bool = False) -> list[str | U]:
-    out: list[str | U] = []
-    for i, uid in enumerate(ids):
-        if i:
-            out.append(", ")
-        out.append(U(uid, face=face))
-    return out or ["none"]
+def names(ids: list[str], face: bool = False) -> list[str | U | Us]:
+    """A list of units in a log line, in each reader's own order (never server-id order)."""
+    return [Us.of(ids, face=face)]
 
 
 def same_type(a: Unit, b: Unit, guard_with_inf: bool) -> bool:

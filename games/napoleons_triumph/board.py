@@ -42,10 +42,12 @@ __all__ = [
     "Entry",
     "FaceDef",
     "Locale",
+    "RoadCrossing",
     "RoadStep",
     "RoundDef",
     "ScenarioDef",
     "Toponym",
+    "board_ids",
     "board_named",
     "load_board",
     "normalise_name",
@@ -167,7 +169,9 @@ class Toponym:
 
 
 @dataclass(frozen=True, slots=True)
-class _Crossing:
+class RoadCrossing:
+    """One entry of ``road_crossings``: a road crossing an approach between two strands."""
+
     index: int  # 1-based position in road_crossings
     road: str
     road_class: str
@@ -210,10 +214,12 @@ class Board:
         "approaches",
         "army",
         "commanders",
+        "crossings",
         "entries",
         "id",
         "locales",
         "name",
+        "roads",
         "santon",
         "scenarios",
         "toponyms",
@@ -228,6 +234,8 @@ class Board:
     scenarios: Mapping[str, ScenarioDef]
     army: Mapping[str, tuple[tuple[str, FaceDef], ...]]
     toponyms: tuple[Toponym, ...]
+    roads: Mapping[str, str]  # road id -> "main" | "local"
+    crossings: tuple[RoadCrossing, ...]  # in file order
     santon: int | None
     _by_locale: dict[int, tuple[str, ...]]
     _neighbours: dict[int, tuple[int, ...]]
@@ -247,14 +255,18 @@ class Board:
         name: str,
         locales: Mapping[int, Locale],
         approaches: Mapping[str, Approach],
-        crossings: Iterable[_Crossing],
+        crossings: Iterable[RoadCrossing],
         entries: tuple[Entry, ...],
         commanders: Mapping[str, CommanderDef],
         scenarios: Mapping[str, ScenarioDef],
         army: Mapping[str, tuple[tuple[str, FaceDef], ...]],
         toponyms: tuple[Toponym, ...],
+        roads: Mapping[str, str] | None = None,
     ) -> None:
         self._frozen = False
+        crossings = tuple(crossings)
+        self.crossings = crossings
+        self.roads = MappingProxyType(dict(roads or {}))
         self.id = id
         self.name = name
         self.locales = MappingProxyType(dict(locales))
@@ -807,7 +819,7 @@ def parse_board(doc: object, name: str, fragment: bool = False) -> Board:
             continue
         roads[rid] = rcls
 
-    crossings: list[_Crossing] = []
+    crossings: list[RoadCrossing] = []
     for i, raw in enumerate(r.items(root, "road_crossings")):
         n = i + 1
         m = r.mapping(raw, f"road crossing {n}")
@@ -861,7 +873,7 @@ def parse_board(doc: object, name: str, fragment: bool = False) -> Board:
             r.err(label, "strand numbers must not be negative")
             ok = False
         if ok:
-            crossings.append(_Crossing(n, road, cls, aid, frm, to, sf, st))
+            crossings.append(RoadCrossing(n, road, cls, aid, frm, to, sf, st))
 
     radj: dict[tuple[int, int], set[tuple[int, int]]] = {}
     node_classes: dict[tuple[int, int], set[str]] = {}
@@ -1108,6 +1120,7 @@ def parse_board(doc: object, name: str, fragment: bool = False) -> Board:
         scenarios=scenarios,
         army=army,
         toponyms=tuple(toponyms),
+        roads=roads,
     )
 
 
@@ -1290,29 +1303,43 @@ def load_board(path: str | os.PathLike[str]) -> Board:
 
 _REGISTERED: dict[str, Board] = {}
 
+# The boards that ship in `data/`: fixed when the module is imported, so whether a name is a board
+# never depends on what a caller asks about (no file system probe, no existence oracle).
+SHIPPED: tuple[str, ...] = tuple(sorted(f.stem for f in DATA_DIR.glob("*.yaml")))
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
+MAX_ID_SHOWN = 40
+
 
 def register_board(board: Board) -> None:
     """Make an in-memory board (a test fragment) reachable by `board_named(board.name)`."""
     _REGISTERED[board.name] = board
 
 
+def board_ids() -> tuple[str, ...]:
+    """The ids `board_named` accepts: the shipped boards, then any registered in memory."""
+    return SHIPPED + tuple(sorted(n for n in _REGISTERED if n not in SHIPPED))
+
+
 def board_named(name: str) -> Board:
-    """A registered board, else `_board_named` (below)."""
+    """A registered board, else a shipped one (`_board_named`). A board is named by its id, never
+    by a path: anything else is refused without touching the file system, and the error never
+    echoes more than a short identifier."""
     found = _REGISTERED.get(name)
     return found if found is not None else _board_named(name)
 
 
+def _is_id(name: str) -> bool:
+    return 0 < len(name) <= MAX_ID_SHOWN and name[0].isalnum() and set(name) <= _ID_CHARS
+
+
 @functools.lru_cache(maxsize=16)
 def _board_named(name: str) -> Board:
-    """The shipped board `games/napoleons_triumph/data/<name>.yaml` (e.g. "austerlitz",
-    "austerlitz-published"), or a board file given by a path ending in .yaml, .yml or .json.
-    Cached."""
-    if name.lower().endswith((".yaml", ".yml", ".json")) or "/" in name or os.sep in name:
-        return load_board(name)
-    if not name or name.startswith(".") or not all(ch.isalnum() or ch in "-_" for ch in name):
-        raise BoardError(f"board {name!r}: not a board name")
-    path = DATA_DIR / f"{name}.yaml"
-    if not path.is_file():
-        shipped = sorted(f.stem for f in DATA_DIR.glob("*.yaml"))
-        raise BoardError(f"board {name!r}: no such board (shipped: {', '.join(shipped)})")
-    return load_board(path)
+    """The shipped board `games/napoleons_triumph/data/<name>.yaml` (one of `SHIPPED`, e.g.
+    "austerlitz", "austerlitz-published"). Cached. A path or any unknown name is a BoardError
+    naming the shipped ids; the file system is read only for a shipped id."""
+    if name not in SHIPPED:
+        shown = f"board {name!r}" if _is_id(name) else "this board"
+        raise BoardError(
+            f"{shown}: no such board; a board is named by its id, one of {', '.join(SHIPPED)}"
+        )
+    return load_board(DATA_DIR / f"{name}.yaml")

@@ -2,10 +2,18 @@
 
 Log lines that name hidden units are written once per audience: the owner sees unit ids, everyone
 else the alias of the moment (V-3), and a face only where the line says it is shown.
+
+Order is information too (issue 10 item 2): server ids follow the order of battle, so a list in id
+order tells the enemy which block is which. Every list of units a reader gets is in an order that
+reader may know: sorted by the reader's own name of each unit (own ids, enemy aliases; ids for the
+omniscient reader). `Us` is such a list inside one line; `Ctx.per_unit` sorts a run of lines about
+one unit each (losses, eliminations) the same way, for each audience separately.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from games.core.ids import alias
@@ -22,7 +30,22 @@ class U:
     face: bool = False
 
 
-Part = str | U
+@dataclass(frozen=True, slots=True)
+class Us:
+    """A list of units in a log line, rendered sorted by the reader's name of each unit (own id or
+    alias) and joined by `sep`; `empty` when there are none."""
+
+    ids: tuple[str, ...]
+    face: bool = False
+    empty: str = "none"
+    sep: str = ", "
+
+    @staticmethod
+    def of(ids: Iterable[str], face: bool = False, empty: str = "none") -> Us:
+        return Us(tuple(ids), face, empty)
+
+
+Part = str | U | Us
 
 
 def face_text(unit: Unit) -> str:
@@ -53,19 +76,34 @@ def resolve(state: GameState, viewer: str, ref: str) -> str | None:
     return None
 
 
+def name_for(state: GameState, viewer: str | None, unit_id: str) -> str:
+    """The name `viewer` (a side, OBSERVER, or None for the omniscient reader) gives a unit: its id
+    for its owner and the omniscient reader, else the alias of the moment. The sort key of lists."""
+    if viewer is None or viewer == state.units[unit_id].side:
+        return unit_id
+    return unit_alias(state, viewer, unit_id)
+
+
+def _render_unit(state: GameState, viewer: str | None, unit_id: str, face: bool) -> str:
+    u = state.units[unit_id]
+    if viewer is None or viewer == u.side:
+        return f"{u.id} ({face_text(u)})"
+    name = unit_alias(state, viewer, u.id)
+    return f"{name} ({face_text(u)})" if face else name
+
+
 def render(state: GameState, viewer: str | None, parts: tuple[Part, ...]) -> str:
     """viewer: a side ("F"/"AL"), OBSERVER, or None for the omniscient reader."""
     out: list[str] = []
     for p in parts:
         if isinstance(p, str):
             out.append(p)
-            continue
-        u = state.units[p.id]
-        if viewer is None or viewer == u.side:
-            out.append(f"{u.id} ({face_text(u)})")
+        elif isinstance(p, U):
+            out.append(_render_unit(state, viewer, p.id, p.face))
         else:
-            name = unit_alias(state, viewer, u.id)
-            out.append(f"{name} ({face_text(u)})" if p.face else name)
+            ids = sorted(p.ids, key=lambda i: name_for(state, viewer, i))
+            shown = [_render_unit(state, viewer, i, p.face) for i in ids]
+            out.append(p.sep.join(shown) if shown else p.empty)
     return "".join(out)
 
 
@@ -74,26 +112,82 @@ class Ctx:
     board: Board
     state: GameState
     entries: list[LogEntry] = field(default_factory=list)
+    # inside `per_unit`: where the run started and the (entry index, unit id) of each unit's lines
+    _run: list[tuple[int, str]] | None = None
 
     def roles_of(self, side: str) -> frozenset[str]:
         return frozenset(r for r, s in self.state.roles.items() if s == side)
 
+    def _audiences(self) -> list[tuple[str | None, frozenset[str]]]:
+        sides = sorted(set(self.state.roles.values()))
+        out: list[tuple[str | None, frozenset[str]]] = [(s, self.roles_of(s)) for s in sides]
+        return [*out, (OBSERVER, frozenset({OBSERVER})), (None, frozenset({OMNISCIENT}))]
+
     def log(self, *parts: Part, data: JSON = None) -> None:
         """A public line: every audience reads it, each with its own names for hidden units."""
-        if all(isinstance(p, str) for p in parts):
+        if all(isinstance(p, str) for p in parts) and self._run is None:
             self.entries.append(
                 LogEntry("".join(p for p in parts if isinstance(p, str)), None, data)
             )
             return
-        sides = sorted(set(self.state.roles.values()))
-        for side in sides:
-            self.entries.append(
-                LogEntry(render(self.state, side, parts), self.roles_of(side), data)
-            )
-        self.entries.append(LogEntry(render(self.state, OBSERVER, parts), frozenset({OBSERVER})))
-        self.entries.append(LogEntry(render(self.state, None, parts), frozenset({OMNISCIENT})))
+        for viewer, audience in self._audiences():
+            entry_data = data if viewer not in (None, OBSERVER) else None
+            self.entries.append(LogEntry(render(self.state, viewer, parts), audience, entry_data))
 
     def private(self, side: str, *parts: Part, data: JSON = None) -> None:
         """A line only `side` (and the omniscient reader) may read."""
         text = render(self.state, side, parts)
+        if self._run is not None:  # one entry per audience, so each can be reordered alone
+            self.entries.append(LogEntry(text, self.roles_of(side), data))
+            self.entries.append(LogEntry(render(self.state, None, parts), frozenset({OMNISCIENT})))
+            return
         self.entries.append(LogEntry(text, self.roles_of(side) | {OMNISCIENT}, data))
+
+    @contextmanager
+    def per_unit(self) -> Iterator[None]:
+        """A run of lines about one unit after another (call `unit(id)` before each unit's
+        lines): at the end, each audience's lines are reordered unit by unit, sorted by that
+        audience's name of the unit, so the order never follows hidden server ids. Lines
+        written before the first `unit` stay first. Nested runs join the outer one."""
+        if self._run is not None:
+            yield
+            return
+        start = len(self.entries)
+        self._run = []
+        try:
+            yield
+        finally:
+            marks, self._run = self._run, None
+            self._reorder(start, marks)
+
+    def unit(self, unit_id: str) -> None:
+        """Inside `per_unit`: the lines from here on are about `unit_id` (until the next call)."""
+        if self._run is not None:
+            self._run.append((len(self.entries), unit_id))
+
+    def _reorder(self, start: int, marks: list[tuple[int, str]]) -> None:
+        if not marks:
+            return
+        run = self.entries[start:]
+        viewers = {audience: viewer for viewer, audience in self._audiences()}
+        bounds = [m[0] - start for m in marks] + [len(run)]
+        n = len(marks)
+        # Inside a run every entry has one audience of its own (log and private split them), so
+        # each audience's lines can be put in that audience's order without touching the others.
+        streams: dict[frozenset[str] | None, list[list[LogEntry]]] = {}
+        for i in range(n):
+            for e in run[bounds[i] : bounds[i + 1]]:
+                streams.setdefault(e.audience, [[] for _ in range(n)])[i].append(e)
+        ordered: dict[frozenset[str] | None, list[list[LogEntry]]] = {}
+        for audience, per_block in streams.items():
+            if audience is None or audience not in viewers:
+                ordered[audience] = per_block  # not written by log/private: left as it is
+                continue
+            viewer = viewers[audience]
+            keys = [name_for(self.state, viewer, uid) for _, uid in marks]
+            ordered[audience] = [per_block[i] for i in sorted(range(n), key=keys.__getitem__)]
+        out = run[: bounds[0]]
+        for i in range(n):
+            for audience in streams:
+                out.extend(ordered[audience][i])
+        self.entries[start:] = out

@@ -89,10 +89,12 @@ def run_queue(ctx: Ctx, queue: list[JSON], lost: dict[str, int]) -> Pending | No
         side = _str(j["side"])
         if t["mode"] == "even":
             if points >= len(candidates):
-                for uid in candidates:
-                    lost[side] = lost.get(side, 0) + take_loss(
-                        ctx, ctx.state.units[uid], 1, _str(t["label"])
-                    )
+                with ctx.per_unit():  # one line per unit, each reader's order (not server ids)
+                    for uid in candidates:
+                        ctx.unit(uid)
+                        lost[side] = lost.get(side, 0) + take_loss(
+                            ctx, ctx.state.units[uid], 1, _str(t["label"])
+                        )
                 j["points"] = points - len(candidates)
                 continue
             return Pending(
@@ -103,12 +105,14 @@ def run_queue(ctx: Ctx, queue: list[JSON], lost: dict[str, int]) -> Pending | No
         total = sum(ctx.state.units[u].strength for u in candidates)
         if points >= total or len(candidates) == 1:
             spent = 0
-            for uid in candidates:
-                share = min(points - spent, ctx.state.units[uid].strength)
-                spent += share
-                lost[side] = lost.get(side, 0) + take_loss(
-                    ctx, ctx.state.units[uid], share, _str(t["label"])
-                )
+            with ctx.per_unit():
+                for uid in candidates:
+                    ctx.unit(uid)
+                    share = min(points - spent, ctx.state.units[uid].strength)
+                    spent += share
+                    lost[side] = lost.get(side, 0) + take_loss(
+                        ctx, ctx.state.units[uid], share, _str(t["label"])
+                    )
             j["points"] = points - spent
             tiers.pop(0)
             continue
@@ -128,7 +132,7 @@ def answer_odd(
     cands = _strs(pending.data["candidates"])
     refs = P.strings(p, "units", required=True)
     units = [resolve(ctx.state, pending.side, r) or "" for r in refs]
-    shown = ", ".join(shown_as(ctx.state, pending.side, c) for c in cands)
+    shown = ", ".join(sorted(shown_as(ctx.state, pending.side, c) for c in cands))
     require(
         len(units) == n and set(units) <= set(cands),
         "NT-90",
@@ -137,10 +141,12 @@ def answer_odd(
     )
     j = P.obj(queue[0])
     side = _str(j["side"])
-    for uid in units:
-        lost[side] = lost.get(side, 0) + take_loss(
-            ctx, ctx.state.units[uid], 1, _str(pending.data["label"])
-        )
+    with ctx.per_unit():
+        for uid in units:
+            ctx.unit(uid)
+            lost[side] = lost.get(side, 0) + take_loss(
+                ctx, ctx.state.units[uid], 1, _str(pending.data["label"])
+            )
     j["points"] = 0
 
 
@@ -171,10 +177,12 @@ def answer_assign(
     require(sum(plan.values()) == n, "NT-90", f"assign exactly {n} strength points", "/losses")
     j = P.obj(queue[0])
     side = _str(j["side"])
-    for uid, sp in plan.items():
-        lost[side] = lost.get(side, 0) + take_loss(
-            ctx, ctx.state.units[uid], sp, _str(pending.data["label"])
-        )
+    with ctx.per_unit():
+        for uid, sp in plan.items():
+            ctx.unit(uid)
+            lost[side] = lost.get(side, 0) + take_loss(
+                ctx, ctx.state.units[uid], sp, _str(pending.data["label"])
+            )
     j["points"] = 0
     tiers = j["tiers"]
     assert isinstance(tiers, list)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, Us
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.state import SIDES, Unit
 
 ELITE_COST = {"heavy_cav": 2, "guard": 4}  # NT-120, NT-122
+ELITE_ORDER = tuple(ELITE_COST)
 
 
 class GameOver(Exception):
@@ -41,16 +42,19 @@ def gain_morale(ctx: Ctx, side: str, points: int, reason: str) -> None:
 
 
 def commit_elite(ctx: Ctx, units: Iterable[Unit], trigger: str) -> None:
-    """NT-120 / NT-122: the first use of heavy cavalry costs 2, of the Guard 4; never below 1."""
+    """NT-120 / NT-122: the first use of heavy cavalry costs 2, of the Guard 4; never below 1.
+    The line names every unit of the kind in `units` (in each reader's order), and the kinds go
+    in a fixed order, so nothing follows the hidden server ids."""
+    by_kind: dict[tuple[str, str], list[str]] = {}
     for u in units:
         kind = elite_kind(u)
-        if kind is None or kind in ctx.state.elite_committed[u.side]:
-            continue
-        ctx.state.elite_committed[u.side].append(kind)
-        ctx.log(U(u.id, face=True), f" commits the {kind.replace('_', ' ')} ({trigger}).")
-        lose_morale(
-            ctx, u.side, ELITE_COST[kind], f"first use of {kind.replace('_', ' ')}", floor=1
-        )
+        if kind is not None and kind not in ctx.state.elite_committed[u.side]:
+            by_kind.setdefault((u.side, kind), []).append(u.id)
+    for (side, kind), ids in sorted(by_kind.items(), key=lambda kv: ELITE_ORDER.index(kv[0][1])):
+        ctx.state.elite_committed[side].append(kind)
+        verb = " commits" if len(ids) == 1 else " commit"
+        ctx.log(Us.of(ids, face=True), f"{verb} the {kind.replace('_', ' ')} ({trigger}).")
+        lose_morale(ctx, side, ELITE_COST[kind], f"first use of {kind.replace('_', ' ')}", floor=1)
 
 
 def night_recovery(ctx: Ctx) -> None:

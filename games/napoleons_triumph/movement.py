@@ -8,7 +8,7 @@ from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.board import Entry, RoadStep
 from games.napoleons_triumph.commands import MovePlan, plan_move, spend
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, Us
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_in
 from games.napoleons_triumph.state import MAP, other
@@ -246,16 +246,12 @@ def road_move(
     return RoadEnd(strand, best.main_only and main_before, before + n)
 
 
-def _names(ids: list[str], face: bool) -> list[str | U]:
-    out: list[str | U] = []
-    for i, uid in enumerate(ids):
-        if i:
-            out.append(", ")
-        out.append(U(uid, face=face))
-    return out
+def _names(ids: list[str], face: bool) -> list[str | U | Us]:
+    """A list of units in a log line, in each reader's own order (never server-id order)."""
+    return [Us.of(ids, face=face, empty="")]
 
 
-def describe(ctx: Ctx, plan: MovePlan) -> list[str | U]:
+def describe(ctx: Ctx, plan: MovePlan) -> list[str | U | Us]:
     if plan.kind == "unit_move":
         return ["Unit Move: ", U(plan.units[0])]
     label = "Corps Move" if plan.kind == "corps_move" else "Detachment Move"

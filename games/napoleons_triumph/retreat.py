@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, Us
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.losses import eliminate, take_loss
 from games.napoleons_triumph.morale import commit_elite, lose_morale
@@ -114,14 +114,18 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     commit_elite(ctx, retreating, "retreats")
     lost = 0
     # R2: artillery is eliminated (NT-105); AMB-29: it counts with its remaining strength.
-    for u in retreating:
-        if u.type == "ART" and u.where == MAP:
-            lost += u.strength
-            eliminate(ctx, u)
-            ctx.log(U(u.id), " (artillery) is eliminated in the retreat.")
+    with ctx.per_unit():  # one line per unit, each reader's order (not server ids)
+        for u in retreating:
+            if u.type == "ART" and u.where == MAP:
+                ctx.unit(u.id)
+                lost += u.strength
+                eliminate(ctx, u)
+                ctx.log(U(u.id), " (artillery) is eliminated in the retreat.")
     # R3, R4: approach and reserve-infantry losses.
-    for uid, sp in sorted(planned.items()):
-        lost += take_loss(ctx, state.units[uid], sp, "retreat loss")
+    with ctx.per_unit():
+        for uid, sp in sorted(planned.items()):
+            ctx.unit(uid)
+            lost += take_loss(ctx, state.units[uid], sp, "retreat loss")
     survivors = [u for u in retreating if u.where == MAP]
     # R5: each corps keeps one unit; the rest are detached (NT-108, AMB-38).
     for c in commanders_in(state, loc, side):
@@ -172,10 +176,12 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
         f"{stranded[0].id if stranded else ''} has a legal destination with room; give it one",
         "/destinations",
     )
-    for u in stranded:
-        lost += u.strength  # AMB-29
-        eliminate(ctx, u)
-        ctx.log(U(u.id), " cannot retreat and is eliminated (NT-107).")
+    with ctx.per_unit():
+        for u in stranded:
+            ctx.unit(u.id)
+            lost += u.strength  # AMB-29
+            eliminate(ctx, u)
+            ctx.log(U(u.id), " cannot retreat and is eliminated (NT-107).")
     for u in survivors:
         if u.id in placed:
             u.loc, u.app = placed[u.id], None
@@ -192,13 +198,9 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     lose_morale(ctx, side, lost, "retreat losses")  # NT-112
 
 
-def _faces(units: list[Unit]) -> list[str | U]:
-    out: list[str | U] = []
-    for i, u in enumerate(units):
-        if i:
-            out.append(", ")
-        out.append(U(u.id, face=True))
-    return out or ["no units"]
+def _faces(units: list[Unit]) -> list[str | U | Us]:
+    """A list of units in a log line, in each reader's own order (never server-id order)."""
+    return [Us.of((u.id for u in units), face=True, empty="no units")]
 
 
 def default_plan(ctx: Ctx, atk: Attack, priority: list[str] | None = None) -> dict[str, JSON]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.commands import MovePlan, plan_move, spend
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, Us
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.movement import (
     LOCAL_ROAD_REACH,
@@ -282,13 +282,9 @@ def close_ride(ctx: Ctx) -> None:
     ctx.state.ride_on = None
 
 
-def _faces(ids: list[str]) -> list[str | U]:
-    out: list[str | U] = []
-    for i, uid in enumerate(ids):
-        if i:
-            out.append(", ")
-        out.append(U(uid, face=True))
-    return out
+def _faces(ids: list[str]) -> list[str | U | Us]:
+    """A list of units in a log line, in each reader's own order (never server-id order)."""
+    return [Us.of(ids, face=True, empty="")]
 
 
 def road_options(

@@ -13,6 +13,7 @@ from games.core.protocol import (
     JSON,
     SYSTEM,
     Action,
+    ActionSpec,
     GameConfig,
     LogEntry,
     Prompt,
@@ -40,6 +41,7 @@ from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.morale import GameOver
 from games.napoleons_triumph.scenario import DEFAULT_ROLES, new_game
+from games.napoleons_triumph.schemas import PAYLOADS, VIEW_SCHEMA, payload_schema, schema_errors
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.turns import end_turn, start_game
 
@@ -79,9 +81,22 @@ NOT_YET = {
     "auction_choose_side": "NT-135",
 }
 ALWAYS = {"set_defense_plan", "resign"}
+ANY_TIME = {
+    "set_defense_plan": "a standing instruction for when you defend (digest 4.5)",
+    "resign": "give up the game",
+}
 KNOWN = (
     set(COMMANDS) | {k for a in ANSWERS.values() for k in a} | set(SETUP) | ALWAYS | set(NOT_YET)
 )
+
+
+class Malformed(Illegal):
+    """A payload that does not match its kind's schema: every failure, not just the first."""
+
+    def __init__(self, rejections: Sequence[Rejection]) -> None:
+        first = rejections[0]
+        super().__init__(first.rule, first.message, first.path)
+        self.rejections = tuple(rejections)
 
 
 def _side_of(state: GameState, role: str) -> str:
@@ -102,6 +117,9 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     require(kind in KNOWN, "NT-0", f"unknown action kind {kind!r}", "/kind")
     if kind in NOT_YET:
         raise Illegal(NOT_YET[kind], f"{kind} is not implemented yet", "/kind")
+    malformed = schema_errors(kind, action.payload)
+    if malformed:
+        raise Malformed(malformed)
     side = _side_of(state, action.role)
     p = P.obj(action.payload)
     if kind == "set_defense_plan":
@@ -217,6 +235,19 @@ class NapoleonsTriumph:
     def board(self, state: GameState) -> Board:
         return board_named(state.board)
 
+    # --- the board for clients (issue 10 item 7; board_json.py) ---
+    def boards(self) -> Sequence[str]:
+        """The board ids the option `board` accepts."""
+        from games.napoleons_triumph.board_json import boards
+
+        return boards()
+
+    def board_json(self, board_id: str) -> dict[str, object]:
+        """The public description of a board (KeyError for an unknown id)."""
+        from games.napoleons_triumph.board_json import board_json
+
+        return board_json(board_id)
+
     def ctx(self, state: GameState) -> Ctx:
         return Ctx(board_named(state.board), state)
 
@@ -245,6 +276,8 @@ class NapoleonsTriumph:
     def validate(self, state: GameState, action: Action) -> Sequence[Rejection]:
         try:
             self._apply(state, action)
+        except Malformed as e:
+            return e.rejections
         except Illegal as e:
             return (e.rejection,)
         return ()
@@ -289,6 +322,51 @@ class NapoleonsTriumph:
         from games.napoleons_triumph.randomplay import random_action
 
         return random_action(self, state, role, rng)
+
+    # --- the API's contract for clients (issue 10 item 6): schemas.py and choices.py ---
+    def actions(self, state: GameState, role: Role) -> Sequence[ActionSpec]:
+        """The prompted kinds (as `prompts` names them), then the any-time ones, each with its
+        schema and the legal payloads `role` could send now (choices.py: only from what `role`
+        may know)."""
+        from games.napoleons_triumph.choices import choices_for
+
+        if state.phase == "over" or role not in state.roles:
+            return ()
+        prompt = self.prompts(state).get(role)
+        kinds = sorted(prompt.kinds.items()) if prompt is not None else []
+        ctx = self.ctx(state)
+        specs = [
+            ActionSpec(k, str(d), payload_schema(k), choices_for(self, ctx, role, k))
+            for k, d in kinds
+        ]
+        specs += [
+            ActionSpec(k, ANY_TIME[k], payload_schema(k), choices_for(self, ctx, role, k), True)
+            for k in sorted(ALWAYS)
+        ]
+        return specs
+
+    def payload_schemas(self) -> Mapping[str, JSON]:
+        return {k: payload_schema(k) for k in sorted(PAYLOADS)}
+
+    def payload_errors(self, kind: str, payload: JSON) -> Sequence[Rejection]:
+        if kind in NOT_YET:
+            return (Rejection(NOT_YET[kind], f"{kind} is not implemented yet", "/kind"),)
+        if kind not in PAYLOADS:
+            return (
+                Rejection(
+                    "unknown_kind",
+                    f"unknown action kind {kind!r}; known: {', '.join(sorted(PAYLOADS))}",
+                    "/kind",
+                ),
+            )
+        return tuple(schema_errors(kind, payload))
+
+    def view_schema(self) -> JSON:
+        """The JSON Schema of what `view` returns, for every role."""
+        return VIEW_SCHEMA
+
+    def private_kinds(self) -> frozenset[str]:
+        return frozenset({"set_defense_plan"})  # standing instructions are a side's secret
 
     def log_for(self, entries: Sequence[LogEntry], role: Role) -> list[str]:
         """The lines of a log a role may read (the platform filters Event.log the same way)."""

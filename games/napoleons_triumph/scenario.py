@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from games.core.protocol import JSON
 from games.core.rng import Rng
-from games.napoleons_triumph.board import Board, BoardError, board_named
+from games.napoleons_triumph.board import SHIPPED, Board, BoardError, board_named
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.state import AL, Commander, F, GameState, TurnBook, Unit
 
@@ -50,17 +50,32 @@ AMB_DEFAULTS: dict[str, JSON] = {
     "road_attack_combined": False,  # AMB-37
     "retreat_detach_literal": True,  # AMB-38
 }
-KNOWN_OPTIONS = {"board", "santon", "balance", "roles", *AMB_DEFAULTS}
+KNOWN_OPTIONS = {"board", "board_data", "santon", "balance", "roles", *AMB_DEFAULTS}
 
 
 def board_name(options: Mapping[str, JSON]) -> str:
+    """The board id of the option `board` (NT-19): a shipped (or registered) board id, never a
+    path. The message lists the shipped ids and never echoes more than a short identifier."""
     name = options.get("board", DEFAULT_BOARD)
     if not isinstance(name, str):
-        raise Illegal("NT-19", "options.board must be the name of a board file", "/options/board")
+        raise Illegal(
+            "NT-19",
+            f"options.board must be a board id, one of {', '.join(SHIPPED)}",
+            "/options/board",
+        )
     return name
 
 
 def board_of(options: Mapping[str, JSON]) -> Board:
+    if "board_data" in options:
+        # A custom board as data is not supported yet: the state names its board by id, and a
+        # board given inline would have to travel with every stored state to replay.
+        raise Illegal(
+            "NT-19",
+            "options.board_data (a custom board given as data) is not supported yet; choose a "
+            f"shipped board with options.board, one of {', '.join(SHIPPED)}",
+            "/options/board_data",
+        )
     try:
         return board_named(board_name(options))
     except BoardError as e:

@@ -140,16 +140,29 @@ class DeadlineSettingsInputSerializer(serializers.Serializer[Any]):
         required=False,
         min_value=0,
         max_value=24 * 365,
-        help_text="time per turn in hours (0 = no deadline); applies from the next turn",
+        help_text=(
+            "time per turn in hours (0 = no deadline); moves the running deadline at once to the"
+            " turn's start + the new time (never closer than an hour from now)"
+        ),
     )
     missed_turn_policy = serializers.ChoiceField(choices=MissedTurnPolicy.choices, required=False)
 
 
+DEADLINE_SET_DOC = """The creator sets the time per turn and the missed-turn policy.
+
+A new `turn_hours` applies to the running turn at once: its deadline becomes the turn's start +
+the new time per turn (declared absences still stop the clock), but never less than an hour from
+now (setting `PBEM["DEADLINE_CHANGE_GRACE_MINUTES"]`); a paused game's remaining time moves by the
+same difference. `0` stops the clock; from `0` a full clock starts now. When a value changed, the
+other seated players get a `deadline_changed` notification."""
+
+
 class DeadlineSettingsSetApi(APIView):
-    """The creator sets the time per turn and the missed-turn policy."""
+    __doc__ = DEADLINE_SET_DOC
 
     @extend_schema(
         operation_id="games_deadline_update",
+        description=DEADLINE_SET_DOC,
         parameters=[GAME_ID],
         request=DeadlineSettingsInputSerializer,
         responses={200: DeadlineOutputSerializer, **ERRORS},

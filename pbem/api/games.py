@@ -9,7 +9,12 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.request import Request
@@ -18,10 +23,13 @@ from rest_framework.views import APIView
 
 from games.core.protocol import OBSERVER, SYSTEM
 from pbem.api.exceptions import ErrorOutputSerializer
+from pbem.api.openapi import CHOICES_SCHEMA, JSON_SCHEMA_SCHEMA
+from pbem.api.openapi import view_schema as engine_view_schema
 from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import enabled, ruleset_get
 from pbem.play.services.games import game_create, seat_join
 from pbem.play.services.log import state_at
+from pbem.play.services.visibility import Numbering, numbering_for
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -90,11 +98,28 @@ def role_for(game: Game, user: User, role: str | None) -> str:
     return mine[0]
 
 
+def is_member(game: Game, user: User) -> bool:
+    """Holds (or is invited to) a seat of the game, or created it."""
+    return game.created_by_id == user.pk or any(s.user_id == user.pk for s in game.seats.all())
+
+
+def may_read_game(game: Game, user: User) -> None:
+    """A game created with `"spectators": false` is private: its detail and its verification
+    answer 403 to anyone but its members (seat holders, invited users, the creator)."""
+    if not game.spectators and not is_member(game, user):
+        raise PermissionDenied("this game admits no spectators and you hold no seat in it")
+
+
 def game_out(game: Game, user: User) -> dict[str, Any]:
-    """The public description of a game plus the caller's roles in it. Never the seed."""
+    """The public description of a game plus the caller's roles in it. Never the seed. For a
+    private game (`spectators` false) and a caller who is not a member (only in the `?open=1`
+    listing: the detail is 403), only what taking an open seat needs: which seats are open, not
+    who holds the others nor how far the game is (`redacted`)."""
     seats = sorted(game.seats.all(), key=lambda s: s.role)
     mine = [s.role for s in seats if s.user_id == user.pk]
     active = [str(r) for r in game.active_roles]
+    redacted = not game.spectators and not is_member(game, user)
+    started = all(s.user_id is not None and s.accepted_at is not None for s in seats)
     return {
         "id": game.pk,
         "ruleset": game.ruleset_id,
@@ -102,23 +127,38 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
         "options": game.options,
         "title": game.title,
         "spectators": game.spectators,
+        "hot_seat": game.hot_seat,
         "status": game.status,
-        "head_seq": game.head_seq,
-        "seed_commitment": game.seed_commitment,
+        "started": started,
+        "redacted": redacted,
+        # counted as the caller sees the log: a side's secret events are not counted for others
+        "head_seq": None
+        if redacted
+        else numbering_for(game, mine or [OBSERVER]).role_seq(game.head_seq),
+        "seed_commitment": None if redacted else game.seed_commitment,
         "seats": [
-            {"role": s.role, "username": s.user.username if s.user is not None else None}
+            {
+                "role": s.role,
+                "username": s.user.username if s.user is not None and not redacted else None,
+                "pending": s.pending and not redacted,
+                "open": s.user_id is None,
+            }
             for s in seats
         ],
-        "active_roles": active,
+        "active_roles": [] if redacted else active,
         "your_roles": mine,
-        "your_turn": game.status == Game.Status.ACTIVE and any(r in active for r in mine),
+        # an invitation not accepted yet is nobody's turn: its orders are refused
+        "your_turn": game.status == Game.Status.ACTIVE
+        and any(s.role in active for s in seats if s.user_id == user.pk and not s.pending),
         "created_at": game.created_at,
     }
 
 
 class SeatOutputSerializer(serializers.Serializer[Any]):
     role = serializers.CharField()
-    username = serializers.CharField(allow_null=True)
+    username = serializers.CharField(allow_null=True, help_text="null: open, or not shown to you")
+    pending = serializers.BooleanField(help_text="invited, not accepted yet")
+    open = serializers.BooleanField(help_text="nobody holds it: anyone may join")
 
 
 class GameOutputSerializer(serializers.Serializer[Any]):
@@ -128,9 +168,18 @@ class GameOutputSerializer(serializers.Serializer[Any]):
     options = serializers.DictField()
     title = serializers.CharField(allow_blank=True)
     spectators = serializers.BooleanField()
+    hot_seat = serializers.BooleanField(help_text="may one user hold several seats")
     status = serializers.ChoiceField(choices=Game.Status.choices)
-    head_seq = serializers.IntegerField()
-    seed_commitment = serializers.CharField(help_text="sha256 of the secret seed (hex)")
+    started = serializers.BooleanField(
+        help_text="every seat taken and accepted: the deadline clock runs only from then"
+    )
+    redacted = serializers.BooleanField(
+        help_text="a private game you are not a member of: only its open seats are shown"
+    )
+    head_seq = serializers.IntegerField(allow_null=True)
+    seed_commitment = serializers.CharField(
+        allow_null=True, help_text="sha256 of the secret seed (hex)"
+    )
     seats = SeatOutputSerializer(many=True)
     active_roles = serializers.ListField(child=serializers.CharField())
     your_roles = serializers.ListField(child=serializers.CharField())
@@ -172,7 +221,9 @@ class GameListApi(APIView):
 
 
 class GameCreateApi(APIView):
-    """Create a game; seats name users, or null for an open seat. The creator need not play."""
+    """Create a game; seats name users, or null for an open seat. The creator need not play.
+    A seat named for another user is an invitation (they are notified and accept or decline);
+    the game starts, and its clock runs, once every seat is taken and accepted."""
 
     @extend_schema_serializer(component_name="GameCreate")
     class InputSerializer(serializers.Serializer[Any]):
@@ -183,11 +234,19 @@ class GameCreateApi(APIView):
         spectators = serializers.BooleanField(
             required=False,
             default=True,
-            help_text="may users without a seat read the public view and log (default true)",
+            help_text="may users without a seat read the public view and log (default true); "
+            "false makes the game private: its detail, view, log, verification and clock are "
+            "403 to non-members",
+        )
+        hot_seat = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="may one user hold several seats (default false)",
         )
         seats = serializers.DictField(
             child=serializers.CharField(allow_null=True, max_length=150),
-            help_text="role -> username, or null for an open seat others may join",
+            help_text="role -> username, or null for an open seat others may join; a seat named "
+            "for another user is an invitation they accept or decline (your own is accepted)",
         )
 
     OutputSerializer = GameOutputSerializer
@@ -216,6 +275,7 @@ class GameCreateApi(APIView):
             creator=user,
             title=v["title"],
             spectators=v["spectators"],
+            hot_seat=v["hot_seat"],
         )
         out = GameCreateApi.OutputSerializer(game_out(game_get(str(game.pk)), user)).data
         return Response(out, status=status.HTTP_201_CREATED)
@@ -231,11 +291,14 @@ class GameDetailApi(APIView):
     @extend_schema(parameters=[GAME_ID], responses={200: GameOutputSerializer, **ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
-        return Response(self.OutputSerializer(game_out(game_get(game_id), user)).data)
+        game = game_get(game_id)
+        may_read_game(game, user)
+        return Response(self.OutputSerializer(game_out(game, user)).data)
 
 
 class SeatJoinApi(APIView):
-    """Take an open seat."""
+    """Take an open seat (accepted at once; the last seat taken starts the game). Without hot
+    seat, 409 `one_seat_per_user` when you hold or are invited to another seat of the game."""
 
     OutputSerializer = GameOutputSerializer
 
@@ -251,13 +314,42 @@ class SeatJoinApi(APIView):
         return Response(self.OutputSerializer(game_out(game_get(game_id), user)).data)
 
 
+@extend_schema_field(JSON_SCHEMA_SCHEMA)
+class PayloadSchemaField(serializers.JSONField):
+    """An action kind's payload schema (JSON Schema draft 2020-12)."""
+
+
+@extend_schema_field(CHOICES_SCHEMA)
+class ChoicesField(serializers.JSONField):
+    """The legal choices of an action kind: `payloads` and `complete`, plus per-field hints."""
+
+
+@extend_schema_field(engine_view_schema())
+class EngineViewField(serializers.JSONField):
+    """The engine's view for the seat, typed by the engines' own view schemas."""
+
+
+@extend_schema_serializer(component_name="ActionSpec")
+class ActionSpecOutputSerializer(serializers.Serializer[Any]):
+    kind = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    schema = PayloadSchemaField(help_text="JSON Schema (draft 2020-12) of the payload")
+    choices = ChoicesField(allow_null=True, help_text="null when the engine cannot list them")
+    any_time = serializers.BooleanField(help_text="allowed whether or not the seat is prompted")
+
+
+@extend_schema_serializer(component_name="Prompt")
 class PromptOutputSerializer(serializers.Serializer[Any]):
-    kinds = serializers.DictField(help_text="action kind -> what it takes")
     text = serializers.CharField()
+    kinds = serializers.DictField(
+        child=serializers.CharField(allow_blank=True), help_text="action kind -> what it takes"
+    )
+    actions = ActionSpecOutputSerializer(many=True, help_text="the prompted actions")
 
 
 class GameViewApi(APIView):
-    """The game as one of your seats may see it (the engine's `view`), with its prompt."""
+    """The game as one of your seats may see it (the engine's `view`), with its prompt and every
+    action the seat may take now (`actions`: schemas and legal choices; the any-time ones too)."""
 
     class FilterSerializer(serializers.Serializer[Any]):
         role = serializers.CharField(required=False, max_length=60)
@@ -266,8 +358,9 @@ class GameViewApi(APIView):
     class OutputSerializer(serializers.Serializer[Any]):
         role = serializers.CharField()
         seq = serializers.IntegerField()
-        view = serializers.JSONField()
-        prompt = PromptOutputSerializer(allow_null=True)
+        view = EngineViewField()
+        prompt = PromptOutputSerializer(allow_null=True, help_text="null when not prompted")
+        actions = ActionSpecOutputSerializer(many=True)
 
     @extend_schema(parameters=[GAME_ID, ROLE_QUERY], responses={200: OutputSerializer, **ERRORS})
     def get(self, request: Request, game_id: str) -> Response:
@@ -279,20 +372,27 @@ class GameViewApi(APIView):
         ruleset = ruleset_get(game.ruleset_id)
         state = state_at(game, game.head_seq)
         prompt = ruleset.prompts(state).get(role)
+        actions = [a.to_json() for a in ruleset.actions(state, role)]
         out = {
             "role": role,
-            "seq": game.head_seq,
+            "seq": numbering_for(game, [role]).role_seq(game.head_seq),  # item 3
             "view": ruleset.view(state, role),
             "prompt": None
             if prompt is None
-            else {"kinds": dict(prompt.kinds), "text": prompt.text},
+            else {
+                "text": prompt.text,
+                "kinds": {k: str(v) for k, v in prompt.kinds.items()},
+                "actions": [a for a in actions if not a["any_time"]],
+            },
+            "actions": actions,
         }
         return Response(self.OutputSerializer(out).data)
 
 
-def event_out(event: Event, role: str, mine: set[str]) -> dict[str, Any]:
+def event_out(event: Event, role: str, mine: set[str], numbering: Numbering) -> dict[str, Any]:
     """One event as `role` may read it: only log lines meant for it, the payload only when it
-    is the caller's own order or the platform's (`.setup`, system actions)."""
+    is the caller's own order or the platform's (`.setup`, system actions); numbered as the
+    caller sees the log (pbem.play.services.visibility)."""
     lines = [
         str(entry.get("text", ""))
         for entry in event.log
@@ -301,7 +401,7 @@ def event_out(event: Event, role: str, mine: set[str]) -> dict[str, Any]:
     ]
     public_payload = event.kind == ".setup" or event.role == SYSTEM or event.role in mine
     return {
-        "seq": event.seq,
+        "seq": numbering.role_seq(event.seq),
         "kind": event.kind,
         "role": event.role,
         "created_at": event.created_at,
@@ -314,7 +414,9 @@ class GameEventsApi(APIView):
     """The log after `after`, as one of your seats may read it."""
 
     class FilterSerializer(serializers.Serializer[Any]):
-        after = serializers.IntegerField(required=False, default=0, min_value=0)
+        after = serializers.IntegerField(
+            required=False, default=0, min_value=0, max_value=2**31 - 1
+        )
         role = serializers.CharField(required=False, max_length=60)
 
     @extend_schema_serializer(component_name="GameEvent")
@@ -339,10 +441,13 @@ class GameEventsApi(APIView):
         query.is_valid(raise_exception=True)
         role = role_for(game, user, query.validated_data.get("role"))
         mine = set(roles_of(game, user))
-        events = Event.objects.filter(game=game, seq__gt=query.validated_data["after"]).order_by(
-            "seq"
-        )
-        out = [event_out(e, role, mine) for e in events]
+        # `after` and every `seq` count only the events this role may know exist (item 3)
+        numbering = numbering_for(game, [role])
+        after = numbering.global_seq(query.validated_data["after"])
+        events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+        out = [
+            event_out(e, role, mine, numbering) for e in events if numbering.is_visible(e.seq)
+        ]
         return Response(self.OutputSerializer(out, many=True).data)
 
 

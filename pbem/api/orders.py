@@ -5,16 +5,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import ErrorDetail, NotFound, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.core.protocol import Rejection
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import GAME_ID, game_get, request_user, roles_of
+from pbem.api.openapi import register_order_request
+from pbem.play.errors import OrderRejected
 from pbem.play.models import Game, OrderIntake
 from pbem.play.services.orders import order_submit
 
@@ -23,7 +27,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="A retried request with the same key gets the first answer's intake.",
+    description=(
+        "A retried request with the same key and the same order gets the first answer again;"
+        " the same key with another order is a 422 `idempotency_key_reused`."
+    ),
 )
 KEY_MAX = 120
 
@@ -71,12 +78,35 @@ class EventOutputSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField()
 
 
+class StrictSerializer(serializers.Serializer[Any]):
+    """A body with fields the serializer does not know is a 400 naming each (`unknown_field`)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(k) for k in data if k not in self.fields)
+            if unknown:
+                allowed = ", ".join(self.fields)
+                errors = {
+                    k: [ErrorDetail(f"unknown field {k!r} (allowed: {allowed})", "unknown_field")]
+                    for k in unknown
+                }
+                raise ValidationError(errors)
+        return super().to_internal_value(data)
+
+
 class OrderSubmitApi(APIView):
     """Submit one action. 201 with the event when it was applied at once (no broker: eager),
-    202 with the intake while a worker applies it; 422 with the rules it breaks."""
+    202 with the intake while a worker applies it. 400 for a malformed body (unknown fields, a
+    payload off its kind's schema: `invalid_payload`), 413 over `PBEM_MAX_ORDER_BYTES`, 422 for
+    an unknown kind (`unknown_kind`, whoever's turn it is), an illegal order (`order_rejected`
+    with the rules it breaks) or a reused Idempotency-Key (`idempotency_key_reused`)."""
+
+    @property
+    def max_body_bytes(self) -> int:  # read by pbem.api.parsers.BoundedJSONParser
+        return int(settings.PBEM["MAX_ORDER_BYTES"])
 
     @extend_schema_serializer(component_name="OrderSubmit")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(StrictSerializer):
         role = StrictCharField(required=False, max_length=60)
         kind = StrictCharField(max_length=40)
         payload = serializers.JSONField(allow_null=True)
@@ -96,6 +126,7 @@ class OrderSubmitApi(APIView):
             403: ErrorOutputSerializer,
             404: ErrorOutputSerializer,
             409: ErrorOutputSerializer,
+            413: ErrorOutputSerializer,
             422: ErrorOutputSerializer,
         },
     )
@@ -104,7 +135,8 @@ class OrderSubmitApi(APIView):
         game = game_get(game_id, head=True)  # the pre-check reads the head state loaded here
         key = request.headers.get("Idempotency-Key", "").strip()
         if len(key) > KEY_MAX:
-            raise ValidationError({"Idempotency-Key": [f"at most {KEY_MAX} characters"]})
+            message = f"the Idempotency-Key header has at most {KEY_MAX} characters"
+            raise ValidationError([ErrorDetail(message, "idempotency_key_too_long")])
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
@@ -118,14 +150,13 @@ class OrderSubmitApi(APIView):
             source="api",
             idempotency_key=key,
         )
-        if intake.status == OrderIntake.Status.REJECTED:
-            body = {
-                "code": "order_rejected",
-                "detail": "the order was refused",
-                "errors": intake.errors,
-                "intake": str(intake.pk),
-            }
-            return Response(body, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        if intake.status == OrderIntake.Status.REJECTED:  # the eager worker refused it (a race)
+            rejections = [
+                Rejection(str(e.get("rule", "")), str(e.get("message", "")), str(e.get("path", "")))
+                for e in intake.errors
+                if isinstance(e, dict)
+            ]
+            raise OrderRejected(rejections, str(intake.pk))  # the handler's 422 shape
         event = intake.event
         out = {
             "intake": intake,
@@ -133,6 +164,10 @@ class OrderSubmitApi(APIView):
         }
         code = status.HTTP_201_CREATED if event is not None else status.HTTP_202_ACCEPTED
         return Response(self.OutputSerializer(out).data, status=code)
+
+
+# the OpenAPI document types the order body as one alternative per action kind (item 6)
+register_order_request(OrderSubmitApi.InputSerializer)
 
 
 class IntakeDetailApi(APIView):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from pbem.api.boards import BoardDetailApi, BoardListApi
 from pbem.api.deadlines import (
     AbsenceCancelApi,
     AbsenceListDeclareApi,
@@ -20,9 +21,11 @@ from pbem.api.games import (
     RulesetListApi,
     SeatJoinApi,
 )
+from pbem.api.invitations import InvitationListApi, SeatAcceptApi, SeatDeclineApi
 from pbem.api.orders import IntakeDetailApi, OrderSubmitApi
+from pbem.api.users import UserSignupApi, UserVerifyApi
 from pbem.api.verify import GameVerifyApi
-from pbem.api.webhooks import WebhookCreateApi
+from pbem.api.webhooks import WebhookDeleteApi, WebhookListCreateApi
 
 app_name = "api"
 
@@ -30,13 +33,33 @@ urlpatterns = [
     path("games", GameListCreateApi.as_view(), name="games"),
     path("games/<str:game_id>", GameDetailApi.as_view(), name="game-detail"),
     path("games/<str:game_id>/seats/<str:role>/join", SeatJoinApi.as_view(), name="seat-join"),
+    # invitations and sign-up (issue 10 items 5 and 12; pbem.api.invitations, pbem.api.users)
+    path(
+        "games/<str:game_id>/seats/<str:role>/accept", SeatAcceptApi.as_view(), name="seat-accept"
+    ),
+    path(
+        "games/<str:game_id>/seats/<str:role>/decline",
+        SeatDeclineApi.as_view(),
+        name="seat-decline",
+    ),
+    path("invitations", InvitationListApi.as_view(), name="invitations"),
+    path("users", UserSignupApi.as_view(), name="users"),
+    path("users/verify", UserVerifyApi.as_view(), name="users-verify"),
     path("games/<str:game_id>/view", GameViewApi.as_view(), name="game-view"),
     path("games/<str:game_id>/events", GameEventsApi.as_view(), name="game-events"),
     path("games/<str:game_id>/verify", GameVerifyApi.as_view(), name="game-verify"),
     path("games/<str:game_id>/actions", OrderSubmitApi.as_view(), name="order-submit"),
     path("intakes/<str:intake_id>", IntakeDetailApi.as_view(), name="intake-detail"),
     path("rulesets", RulesetListApi.as_view(), name="rulesets"),
-    path("webhooks", WebhookCreateApi.as_view(), name="webhooks"),
+    # the boards of a ruleset (issue 10 item 7; pbem.api.boards)
+    path("rulesets/<str:ruleset_id>/boards", BoardListApi.as_view(), name="ruleset-boards"),
+    path(
+        "rulesets/<str:ruleset_id>/boards/<str:board>",
+        BoardDetailApi.as_view(),
+        name="ruleset-board",
+    ),
+    path("webhooks", WebhookListCreateApi.as_view(), name="webhooks"),
+    path("webhooks/<str:webhook_id>", WebhookDeleteApi.as_view(), name="webhook-delete"),
     # deadlines, pauses, substitutes and absences (issue 5 item 5; pbem.api.deadlines)
     path("games/<str:game_id>/deadline", DeadlineApi.as_view(), name="game-deadline"),
     path("games/<str:game_id>/pause", PauseApi.as_view(), name="game-pause"),

@@ -1,10 +1,12 @@
-"""Webhook subscriptions of the calling user (notifications by HMAC-signed POST)."""
+"""Webhook subscriptions of the calling user (notifications by HMAC-signed POST): subscribe,
+list (never with the secret) and delete."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +14,38 @@ from rest_framework.views import APIView
 
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import request_user
-from pbem.notify.services import webhook_subscribe
+from pbem.notify.services import WebhookNotFound, webhook_delete, webhook_subscribe, webhooks_of
+
+WEBHOOK_ID = OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+ID_MAX = 2**63 - 1
+
+
+class WebhookOutputSerializer(serializers.Serializer[Any]):
+    """An endpoint as its owner sees it later: everything but the secret."""
+
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    events = serializers.ListField(
+        child=serializers.CharField(), help_text="the kinds it gets; empty = every kind"
+    )
+    active = serializers.BooleanField(
+        help_text="false once disabled (a permanent failure, or too many in a row)"
+    )
+    failures = serializers.IntegerField(help_text="failed deliveries in a row")
+    created_at = serializers.DateTimeField()
+
+
+class WebhookListApi(APIView):
+    """Your webhook endpoints, oldest first; the secrets are never shown again."""
+
+    @extend_schema(
+        operation_id="webhooks_list",
+        description="Your webhook endpoints, oldest first; the secrets are never shown again.",
+        responses={200: WebhookOutputSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        rows = webhooks_of(user=request_user(request))
+        return Response(WebhookOutputSerializer(rows, many=True).data)
 
 
 class WebhookCreateApi(APIView):
@@ -35,6 +68,10 @@ class WebhookCreateApi(APIView):
 
     @extend_schema(
         operation_id="webhook_create",
+        description=(
+            "Subscribe to notifications by webhook; the secret signs every delivery (HMAC-SHA256"
+            " over `timestamp.body`) and is shown only in this answer."
+        ),
         request=InputSerializer,
         responses={201: OutputSerializer, 400: ErrorOutputSerializer},
     )
@@ -48,3 +85,27 @@ class WebhookCreateApi(APIView):
             events=data.validated_data.get("events", []),
         )
         return Response(self.OutputSerializer(endpoint).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookListCreateApi(WebhookListApi, WebhookCreateApi):
+    """`/webhooks` answers GET (WebhookListApi) and POST (WebhookCreateApi)."""
+
+
+class WebhookDeleteApi(APIView):
+    """Delete one of your webhook endpoints; someone else's, or an unknown id, is 404."""
+
+    @extend_schema(
+        operation_id="webhooks_destroy",
+        parameters=[WEBHOOK_ID],
+        responses={204: None, 404: ErrorOutputSerializer},
+    )
+    def delete(self, request: Request, webhook_id: str) -> Response:
+        user = request_user(request)
+        try:
+            pk = int(webhook_id)
+        except ValueError:
+            raise WebhookNotFound(f"you have no webhook {webhook_id[:40]!r}") from None
+        if not 1 <= pk <= ID_MAX:
+            raise WebhookNotFound(f"you have no webhook {pk}")
+        webhook_delete(user=user, endpoint_id=pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -16,6 +16,7 @@ from pbem.notify.models import Notification
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
+from pbem.play.services.visibility import numbering_for
 
 SUMMARY_SKIP = {"viewer", "ruleset"}  # the recipient knows who they are and what they play
 SUMMARY_MAX = 12
@@ -73,13 +74,41 @@ def view_summary(view: JSON) -> list[tuple[str, str]]:
     return out
 
 
+def site_url() -> str:
+    """The public address of the site (env PBEM_SITE_URL, default http://localhost:8000; `./dev
+    serve` sets it to its own port): every link in a mail or a webhook body starts with it."""
+    return str(settings.PBEM.get("SITE_URL") or "http://localhost:8000").rstrip("/")
+
+
 def view_url(game_id: object) -> str:
-    site = str(settings.PBEM.get("SITE_URL", "http://localhost:8000")).rstrip("/")
-    return f"{site}/api/v1/games/{game_id}/view"
+    return f"{site_url()}/api/v1/games/{game_id}/view"
 
 
 def game_label(game: Game) -> str:
     return game.title or f"{game.ruleset_id} {game.scenario}"
+
+
+def role_names(game: Game) -> dict[str, str]:
+    """role id -> the name players know it by (the ruleset's `roles()`, e.g. "French army")."""
+    ruleset = ruleset_get(game.ruleset_id)
+    return {r.id: r.name or r.id for r in ruleset.roles(game.scenario, game.options)}
+
+
+def team_names(game: Game) -> dict[str, str]:
+    """A side's code in the engine's view (a role's `team`, e.g. "AL") -> its roles' names, so a
+    summary speaks of "Allied army", not of "AL"."""
+    ruleset = ruleset_get(game.ruleset_id)
+    teams: dict[str, list[str]] = {}
+    for r in ruleset.roles(game.scenario, game.options):
+        if r.team:
+            teams.setdefault(r.team, []).append(r.name or r.id)
+    return {team: " / ".join(names) for team, names in teams.items()}
+
+
+def role_label(names: dict[str, str], role: str) -> str:
+    """'French army (french)': the name, then the id the API and the orders use."""
+    name = names.get(role, role)
+    return name if name == role else f"{name} ({role})"
 
 
 def role_view(game: Game, seq: int, role: str) -> JSON:
@@ -88,20 +117,59 @@ def role_view(game: Game, seq: int, role: str) -> JSON:
     return ruleset.view(state_at(game, seq), role)
 
 
+def summary_in_names(
+    summary: list[tuple[str, str]], words: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The summary with side codes replaced by names, as a whole value or as a flat object's
+    keys and values (`active: AL` -> `active: Allied army`; `morale: AL=5, F=6` -> ...)."""
+    out: list[tuple[str, str]] = []
+    for key, value in summary:
+        if value in words:
+            out.append((key, words[value]))
+            continue
+        pairs = [part.split("=", 1) for part in value.split(", ")]
+        if all(len(pair) == 2 for pair in pairs):
+            value = ", ".join(f"{words.get(k, k)}={words.get(v, v)}" for k, v in pairs)
+        out.append((key, value))
+    return out
+
+
 def notification_context(n: Notification) -> dict[str, Any]:
+    """Everything a template may say. `waiting_for` is whose turn it is after the event, in the
+    players' terms: the roles the engine prompts then, by name (public: the game's detail shows
+    them too); `prompt_text` is the recipient's own prompt, only when they are prompted."""
     event, game = n.event, n.game
-    view = role_view(game, event.seq, n.role)
+    ruleset = ruleset_get(game.ruleset_id)
+    state = state_at(game, event.seq)
+    view = ruleset.view(state, n.role)
+    prompts = ruleset.prompts(state)
+    names = role_names(game)
+    own_prompt = prompts.get(n.role)
+    clock = n.kind in ("deadline_soon", "deadline_changed")
     return {
+        "role_name": names.get(n.role, n.role),
+        "role_label": role_label(names, n.role),
+        "waiting_for": [role_label(names, r) for r in sorted(prompts)],
+        "you_are_prompted": own_prompt is not None,
+        "prompt_text": own_prompt.text if own_prompt is not None else "",
+        "started": event.seq == 1,  # told when the game starts: nothing has been played yet
+        "turn_hours": game.turn_hours,
+        "missed_turn_policy": game.missed_turn_policy,
+        "deadline_for": [role_label(names, str(r)) for r in game.deadline_roles or []],
         "kind": n.kind,
         "game_id": str(game.pk),
         "game_title": game_label(game),
-        "seq": event.seq,
+        # numbered as the recipient sees the log (a side's secret events are not counted)
+        "seq": numbering_for(game, [n.role]).role_seq(event.seq),
         "role": n.role,
-        "summary": view_summary(view),
+        "summary": summary_in_names(view_summary(view), {**team_names(game), **names}),
         "log_lines": visible_log(event, n.role),
         "view_url": view_url(game.pk),
-        # the recipient's own clock, not game state
-        "deadline_at": game.deadline_at if n.kind == "deadline_soon" else None,
+        # invitations (issue 10 item 5): where to accept or decline, and who invited
+        "seat_url": f"{view_url(game.pk).removesuffix('/view')}/seats/{n.role}",
+        "creator": game.created_by.username if game.created_by is not None else "",
+        # the game's clock as it stands when the mail is written, not game state
+        "deadline_at": game.deadline_at if clock else None,
     }
 
 

@@ -16,7 +16,10 @@ class Kind(models.TextChoices):
     YOUR_TURN = "your_turn"
     TURN_RESOLVED = "turn_resolved"
     DEADLINE_SOON = "deadline_soon"
+    DEADLINE_CHANGED = "deadline_changed"  # the creator changed the time per turn or the policy
     GAME_OVER = "game_over"
+    INVITATION = "invitation"  # a seat is offered to you: accept or decline (issue 10 item 5)
+    INVITATION_DECLINED = "invitation_declined"  # to the creator: the seat is open again
 
 
 class WebhookEndpoint(models.Model):

@@ -5,6 +5,8 @@ deliver each exactly once, retry with backoff, sweep what was lost, send daily d
   transaction. At most one kind per seat per event (game_over > your_turn > turn_resolved); the
   acting role is never told of its own action; a seat with no user gets nothing. Rows are
   unique by `f"{event_id}:{channel_id}:{kind}"`, so planning twice is harmless.
+- `notify_game_started` tells the first movers at the start (event 1 has no `event_append`);
+  `notify_deadline_changed` tells the other seats of a new turn clock (a tag per change).
 - `notification_deliver` claims a row with `UPDATE .. SET status='sending' WHERE status='pending'`
   and goes on only if one row changed; the outcome is recorded with `.update()` as well.
 """
@@ -44,6 +46,11 @@ class WebhookRejected(ServiceError):
     code = "bad_webhook"
 
 
+class WebhookNotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
 def _knob(name: str, default: int) -> int:
     return int(settings.PBEM.get(name, default))
 
@@ -75,11 +82,16 @@ def kinds_for_event(
     return out
 
 
-def _rows_for(event: Event, kinds: dict[str, str]) -> list[Notification]:
+def _rows_for(event: Event, kinds: dict[str, str], tag: str = "") -> list[Notification]:
+    """The outbox rows telling each seat in `kinds` its kind of news about `event`. `tag` tells
+    apart news that may come more than once at the same head (`deadline_changed`): it is added
+    to the dedupe key after the kind (`...:deadline_changed.<tag>`)."""
     if not kinds:
         return []
+    suffix = f".{tag}" if tag else ""
     seats = list(
         Seat.objects.filter(game_id=event.game_id, role__in=kinds, user__isnull=False)
+        .exclude(accepted_at__isnull=True)  # an invitation not accepted yet gets no game news
         .select_related("user")
         .order_by("role")
     )
@@ -102,7 +114,7 @@ def _rows_for(event: Event, kinds: dict[str, str]) -> list[Notification]:
                     **common,
                     channel=Notification.Channel.EMAIL,
                     kind=kind,
-                    dedupe_key=f"{event.pk}:email.{seat.role}:{kind}",
+                    dedupe_key=f"{event.pk}:email.{seat.role}:{kind}{suffix}",
                     status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
                 )
             )
@@ -114,7 +126,7 @@ def _rows_for(event: Event, kinds: dict[str, str]) -> list[Notification]:
                         channel=Notification.Channel.WEBHOOK,
                         endpoint=hook,
                         kind=kind,
-                        dedupe_key=f"{event.pk}:webhook.{hook.pk}.{seat.role}:{kind}",
+                        dedupe_key=f"{event.pk}:webhook.{hook.pk}.{seat.role}:{kind}{suffix}",
                     )
                 )
     return rows
@@ -181,6 +193,109 @@ def notify_deadline_soon(*, game: Game, roles: Sequence[str]) -> list[int]:
     kinds = {role: str(Kind.DEADLINE_SOON) for role in roles}
     with transaction.atomic():
         return _store(_rows_for(event, kinds))
+
+
+def notify_game_started(*, game: Game) -> list[int]:
+    """Tell the roles prompted at the head that it is their turn, as soon as the game starts.
+
+    Call it once the game is active and its seats are filled: `game_create` does when every seat
+    has a user at creation; a path that fills the last seat later (an accepted invitation) calls
+    it then. The rows hang on the head event with the same dedupe keys as the `your_turn` that
+    event would have planned, so a second call (or a player told already) sends nothing new; a
+    later event tells only the roles newly prompted by it, so the first mover is told once.
+    A failure is logged and never blocks the game. Returns the ids of the rows to deliver."""
+    try:
+        with transaction.atomic():
+            row = Game.objects.filter(pk=game.pk).first()
+            if row is None or row.status != Game.Status.ACTIVE:
+                return []
+            event = Event.objects.filter(game=row, seq=row.head_seq).first()
+            if event is None:
+                return []
+            kinds = {str(role): str(Kind.YOUR_TURN) for role in row.active_roles or []}
+            return _store(_rows_for(event, kinds))
+    except Exception:
+        logger.exception("notify: start notifications for game %s failed", game.pk)
+        return []
+
+
+def notify_deadline_changed(*, game: Game, changed_by: int | None = None) -> list[int]:
+    """Tell the seated players (except `changed_by`, a user id: who made the change knows) that
+    the game's time per turn or missed-turn policy changed. Called by
+    `pbem.play.services.deadlines.deadline_settings_set` after the change; the mail states the
+    settings and the deadline as they stand when it is sent. Each change is its own news (a
+    timestamp tag in the dedupe key), so two changes at one head send two notes."""
+    event = Event.objects.filter(game=game, seq=game.head_seq).first()
+    if event is None:
+        return []
+    seats = Seat.objects.filter(game=game, user__isnull=False)
+    if changed_by is not None:
+        seats = seats.exclude(user_id=changed_by)
+    kinds = {role: str(Kind.DEADLINE_CHANGED) for role in seats.values_list("role", flat=True)}
+    tag = str(int(timezone.now().timestamp() * 1_000_000))
+    with transaction.atomic():
+        return _store(_rows_for(event, kinds, tag=tag))
+
+
+# --- invitations (issue 10 item 5; pbem.play.services.games calls these) ----------------------
+
+
+def _rows_for_user(event: Event, user: User, role: str, kind: str, tag: str) -> list[Notification]:
+    """The rows telling one user (seated or not) `kind` of news about `role`, by email (unless
+    switched off; held for a daily digest if so chosen) and by each webhook that wants it."""
+    rows: list[Notification] = []
+    common = {"event": event, "game_id": event.game_id, "user": user, "role": role}
+    pref = NotificationPref.objects.filter(user=user).first()
+    if user.email and (pref is None or pref.email_enabled):
+        digest = pref is not None and pref.mode == NotificationPref.Mode.DAILY_DIGEST
+        rows.append(
+            Notification(
+                **common,
+                channel=Notification.Channel.EMAIL,
+                kind=kind,
+                dedupe_key=f"{event.pk}:email.{role}:{kind}.{tag}",
+                status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
+            )
+        )
+    for hook in WebhookEndpoint.objects.filter(user=user, active=True).order_by("pk"):
+        if hook.wants(kind):
+            rows.append(
+                Notification(
+                    **common,
+                    channel=Notification.Channel.WEBHOOK,
+                    endpoint=hook,
+                    kind=kind,
+                    dedupe_key=f"{event.pk}:webhook.{hook.pk}.{role}:{kind}.{tag}",
+                )
+            )
+    return rows
+
+
+def notify_invitation(*, seat: Seat) -> list[int]:
+    """Tell the user named for `seat` that it is offered to them (accept or decline). The mail
+    says only the game, the role and who invited them: never the seat's view."""
+    if seat.user is None:
+        return []
+    event = Event.objects.filter(game_id=seat.game_id).order_by("-seq").first()
+    if event is None:
+        return []
+    with transaction.atomic():
+        rows = _rows_for_user(event, seat.user, seat.role, Kind.INVITATION, f"u{seat.user.pk}")
+        return _store(rows)
+
+
+def notify_invitation_declined(*, seat: Seat, invitee: User) -> list[int]:
+    """Tell the game's creator that `invitee` declined `seat` (now open again)."""
+    game = Game.objects.select_related("created_by").get(pk=seat.game_id)
+    creator = game.created_by
+    if creator is None or creator.pk == invitee.pk:
+        return []
+    event = Event.objects.filter(game=game, seq=game.head_seq).first()
+    if event is None:
+        return []
+    with transaction.atomic():
+        kind = Kind.INVITATION_DECLINED
+        return _store(_rows_for_user(event, creator, seat.role, kind, f"u{invitee.pk}"))
 
 
 # --- delivery ---------------------------------------------------------------------------------
@@ -429,6 +544,20 @@ def webhook_subscribe(
     return WebhookEndpoint.objects.create(
         user=user, url=url, secret=secret, events=sorted(set(events))
     )
+
+
+def webhooks_of(*, user: User) -> list[WebhookEndpoint]:
+    """The user's webhook endpoints, oldest first (active or disabled by failures)."""
+    return list(WebhookEndpoint.objects.filter(user=user).order_by("pk"))
+
+
+def webhook_delete(*, user: User, endpoint_id: int) -> None:
+    """Delete one of the user's endpoints and its outbox rows (nothing more is sent to it; a
+    delivery already under way finishes). Someone else's endpoint, or an unknown id, is
+    WebhookNotFound (404): the answer never tells whether another user's endpoint exists."""
+    deleted, _ = WebhookEndpoint.objects.filter(pk=endpoint_id, user=user).delete()
+    if not deleted:
+        raise WebhookNotFound(f"you have no webhook {endpoint_id}")
 
 
 def notification_pref_set(

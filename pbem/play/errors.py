@@ -35,6 +35,13 @@ class SeatTaken(ServiceError):
     code = "seat_taken"
 
 
+class InvitationPending(ServiceError):
+    """The seat was offered to the user, who has not accepted it yet (issue 10 item 5)."""
+
+    status = 403
+    code = "invitation_pending"
+
+
 class GameNotActive(ServiceError):
     status = 409
     code = "game_not_active"
@@ -52,6 +59,40 @@ class OrderRejected(ServiceError):
     def __init__(self, rejections: Sequence[Rejection], intake_id: str | None = None) -> None:
         super().__init__("; ".join(f"{r.rule}: {r.message}" for r in rejections))
         self.rejections = tuple(rejections)
+        self.intake_id = intake_id
+
+
+class UnknownKind(ServiceError):
+    """The ruleset has no such action kind (checked before seats and turns; nothing stored)."""
+
+    status = 422
+    code = "unknown_kind"
+
+    def __init__(self, rejections: Sequence[Rejection]) -> None:
+        super().__init__("; ".join(r.message for r in rejections) or "unknown action kind")
+        self.rejections = tuple(rejections)
+
+
+class InvalidPayload(ServiceError):
+    """The payload does not match its kind's schema (unknown or missing fields; nothing stored)."""
+
+    status = 400
+    code = "invalid_payload"
+
+    def __init__(self, rejections: Sequence[Rejection]) -> None:
+        super().__init__("the payload is malformed: " + "; ".join(r.message for r in rejections))
+        self.rejections = tuple(rejections)
+
+
+class IdempotencyKeyReused(ServiceError):
+    """An Idempotency-Key sent again with another request than its first use (nothing stored)."""
+
+    status = 422
+    code = "idempotency_key_reused"
+
+    def __init__(self, message: str, intake_id: str) -> None:
+        super().__init__(message)
+        self.rejections = (Rejection("idempotency_key_reused", message, ""),)
         self.intake_id = intake_id
 
 

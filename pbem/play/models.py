@@ -47,6 +47,8 @@ class Game(models.Model):
     title = models.CharField(max_length=120, blank=True)
     # users without a seat may read the observer's view and the public log lines (NT-147)
     spectators = models.BooleanField(default=True)
+    # may one user hold several seats (hot seat)? Never by default (issue 10 item 5)
+    hot_seat = models.BooleanField(default=False)
     seed = models.BinaryField(max_length=32, editable=False)  # secret until the game is over
     seed_commitment = models.CharField(max_length=64)  # sha256(seed), published at creation
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
@@ -80,9 +82,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.ruleset_id} {self.scenario} {self.id}"
 
+    def all_seats_accepted(self) -> bool:
+        """Is every seat taken by a user who accepted it? Until then the game has not started:
+        no deadline clock runs (one query)."""
+        waiting = Q(user__isnull=True) | Q(accepted_at__isnull=True)
+        return not Seat.objects.filter(waiting, game_id=self.pk).exists()
+
 
 class Seat(models.Model):
-    """One role held by one user; an open seat has no user yet."""
+    """One role held by one user; an open seat has no user yet. A seat named for a user other
+    than the game's creator is an *invitation* (`accepted_at` null) until that user accepts it;
+    declining frees the seat (user null)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     role = models.CharField(max_length=60)
@@ -93,7 +103,8 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
     )
-    joined_at = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)  # seated (invited or joined)
+    accepted_at = models.DateTimeField(null=True, blank=True)  # null: invited, not accepted yet
     substitute = models.ForeignKey(  # takes the seat over at a missed deadline (policy substitute)
         settings.AUTH_USER_MODEL,
         null=True,
@@ -108,6 +119,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} in {self.game_id}"
+
+    @property
+    def pending(self) -> bool:
+        """An invitation the named user has not accepted yet."""
+        return self.user_id is not None and self.accepted_at is None
 
 
 class Event(models.Model):
@@ -207,6 +223,9 @@ class OrderIntake(models.Model):
     payload = models.JSONField(default=dict, blank=True)
     source = models.CharField(max_length=12)
     idempotency_key = models.CharField(max_length=120, blank=True)
+    # sha256 of the request (role, kind, payload) sent with the Idempotency-Key: a retry with the
+    # same key but another body is refused (issue 10 item 10)
+    request_hash = models.CharField(max_length=64, blank=True, default="")
     head_seq = models.PositiveIntegerField()  # the head it was pre-checked at
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
     errors = models.JSONField(default=list, blank=True)

@@ -17,6 +17,7 @@ from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.rulesets import ruleset_get
+from pbem.play.services.games import seat_accept
 from pbem.play.services.log import state_at
 from pbem.play.services.verify import game_verify
 
@@ -39,7 +40,10 @@ def create_game(http: Any, allied: User, french: User) -> str:
     }
     response = http.post("/api/v1/games", body)
     assert response.status_code == 201, response.text
-    return str(response.json()["id"])
+    game_id = str(response.json()["id"])
+    # the French seat is an invitation: its holder accepts it (the API path is tested elsewhere)
+    seat_accept(game=Game.objects.get(pk=game_id), role="french", user=french)
+    return game_id
 
 
 def choose(game_id: str, role: str, rng: Rng) -> Action | None:

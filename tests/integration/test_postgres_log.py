@@ -32,6 +32,7 @@ def _game(tag: str) -> Game:
         options={"board": "austerlitz"},
         seats={"allied": a, "french": f},
         creator=a,
+        accepted=True,
     )
 
 

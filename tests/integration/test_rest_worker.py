@@ -21,6 +21,7 @@ from games.core.rng import Rng
 from pbem.notify.models import Notification
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.services.deadlines import STUCK_AFTER, stuck_turns_sweep
+from pbem.play.services.visibility import numbering_for
 from pbem.play.tasks import order_apply_task
 from tests.integration.it_helpers import (
     assert_log_sound,
@@ -83,7 +84,14 @@ def test_a_whole_game_through_the_rest_api_and_the_worker(
         view = http[role].get(f"/api/v1/games/{game_id}/view")
         assert view.status_code == 200
         events = http[role].get(f"/api/v1/games/{game_id}/events").json()
-        assert [e["seq"] for e in events] == list(range(1, head + 1))
+        # numbered gaplessly as the role sees the log: the other side's secret standing
+        # instructions (issue 10 item 3) are neither listed nor counted
+        hidden = numbering_for(Game.objects.get(pk=game_id), [role]).hidden
+        assert [e["seq"] for e in events] == list(range(1, head - len(hidden) + 1))
+        other = "french" if role == "allied" else "allied"
+        assert all(Event.objects.get(game_id=game_id, seq=h).role == other for h in hidden), (
+            "a role's own events are hidden from it"
+        )
     # the mail queue ran on the worker too: every planned notification left the outbox
     deadline = time.monotonic() + 60
     pending = Notification.objects.filter(event__game_id=game_id).exclude(status="sent")
@@ -163,9 +171,7 @@ def test_fifty_threads_on_ten_games_lose_and_duplicate_nothing(
 
     assert not errors, errors[:5]
     assert set(answers) <= {201, 202, 409, 422}, answers
-    statuses = Counter(
-        OrderIntake.objects.filter(pk__in=accepted).values_list("status", flat=True)
-    )
+    statuses = Counter(OrderIntake.objects.filter(pk__in=accepted).values_list("status", flat=True))
     assert sum(statuses.values()) == len(accepted) == len(set(accepted))
     assert statuses["received"] == 0  # 0 lost
     heads = [assert_log_sound(g) for g in game_ids]  # gapless, 0 duplicated, replay ok
@@ -291,9 +297,7 @@ def test_orders_accepted_while_redis_is_down_are_resolved_after_it_returns(
             assert clients["allied"].get(f"/api/v1/games/{game_id}/view").status_code == 200
         submit_seconds = time.monotonic() - started
         time.sleep(2)
-        statuses = set(
-            OrderIntake.objects.filter(pk__in=intakes).values_list("status", flat=True)
-        )
+        statuses = set(OrderIntake.objects.filter(pk__in=intakes).values_list("status", flat=True))
         assert statuses == {"received"}
     finally:
         redis_server.start()
@@ -310,9 +314,7 @@ def test_orders_accepted_while_redis_is_down_are_resolved_after_it_returns(
     )
 
 
-def test_a_seat_cannot_act_for_another(
-    running_worker: Any, http_for: Callable[..., Any]
-) -> None:
+def test_a_seat_cannot_act_for_another(running_worker: Any, http_for: Callable[..., Any]) -> None:
     allied, french, outsider = users("seat", 3)
     http = {"allied": http_for(allied), "french": http_for(french)}
     game_id = create_game(http["allied"], allied, french)

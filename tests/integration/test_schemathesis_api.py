@@ -103,3 +103,62 @@ def test_no_server_errors(
     assert sum(status.values()) > 100
     assert any(code in status for code in (200, 201, 202))
     assert any(code in status for code in (400, 409, 422))
+
+
+def test_no_server_errors_in_stateful_sequences(
+    running_worker: Any,
+    live_server: Any,
+    cast: dict[str, Any],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Stateful: schemathesis follows the document's OpenAPI links (a created game's id into
+    every `/games/{game_id}/...` operation, an order's intake id into `/intakes/{intake_id}`;
+    pbem.api.openapi_links) and runs random sequences of linked calls; any 5xx fails."""
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/")
+    links = sum(
+        len(response.get("links", {}))
+        for operations in schema.raw_schema["paths"].values()
+        for operation in operations.values()
+        if isinstance(operation, dict)
+        for response in operation.get("responses", {}).values()
+    )
+    assert links > 10, "the published document has no links to follow"
+    status: Counter[int] = Counter()
+    transitions: Counter[str] = Counter()
+    failures: list[str] = []
+    auth = {"Authorization": f"Token {cast['token']}"}
+    base = live_server.url
+
+    class Machine(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"base_url": base, "headers": auth}
+
+        def after_call(self, response: Any, case: Any) -> None:
+            status[response.status_code] += 1
+            transitions[f"{case.method} {case.path}"] += 1
+            if response.status_code >= 500:
+                failures.append(
+                    f"{case.method} {case.formatted_path} -> {response.status_code}: "
+                    f"{response.text[:300]}"
+                )
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            pass  # the property here is "no 5xx" (after_call); conformance is not asserted
+
+    Machine.run(
+        settings=hypothesis_settings(
+            max_examples=40,
+            stateful_step_count=6,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+        )
+    )
+    with capsys.disabled():
+        print(  # noqa: T201
+            f"\n[integration] schemathesis stateful: {sum(status.values())} requests over "
+            f"{len(transitions)} operations, {links} links, answers by status "
+            f"{dict(sorted(status.items()))}"
+        )
+    assert not failures, failures[:5]
+    assert any(200 <= code < 300 for code in status)

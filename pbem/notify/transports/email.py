@@ -26,6 +26,13 @@ def message_id(game_id: str, seq: int, role: str, kind: str) -> str:
     return f"<{game_id}.{seq}.{role}.{kind}@{mail_domain()}>"
 
 
+def news_tag(message: Message) -> str:
+    """The kind, with the tag that tells apart repeated news at one head (the dedupe key's last
+    part, e.g. `deadline_changed.1767225600000000`): every mail keeps its own Message-ID."""
+    last = message.dedupe_key.rsplit(":", 1)[-1]
+    return last if last.startswith(f"{message.kind}.") else message.kind
+
+
 def thread_root(game_id: str) -> str:
     return f"<{game_id}@{mail_domain()}>"
 
@@ -61,7 +68,9 @@ class EmailTransport(Transport):
             text=message.text,
             html=message.html,
             headers={
-                "Message-ID": message_id(message.game_id, message.seq, message.role, message.kind),
+                "Message-ID": message_id(
+                    message.game_id, message.seq, message.role, news_tag(message)
+                ),
                 "In-Reply-To": root,
                 "References": root,
                 "X-PBEM-Delivery": message.dedupe_key,

@@ -221,6 +221,8 @@ def deadline_on_event(*, game: Game, event: Event) -> datetime | None:
         return None  # a newer event has been appended; it sets its own deadline
     if row.deadline_set_at_seq == event.seq:
         return row.deadline_at  # done already (a second call does nothing)
+    if not row.all_seats_accepted():
+        return None  # not started: no clock until every seat is taken and accepted (games.py)
     roles = sorted(str(r) for r in row.active_roles or [])
     fields: dict[str, object]
     if row.status != Game.Status.ACTIVE or row.turn_hours <= 0 or not roles:
@@ -235,7 +237,13 @@ def deadline_on_event(*, game: Game, event: Event) -> datetime | None:
         budget = timedelta(hours=row.turn_hours)
         fields = clock_fields(row, start=now, budget=budget, roles=roles)
     else:
-        return row.deadline_at  # the same players' turn goes on: the clock keeps running
+        # the same players' turn goes on: the clock keeps running, and so does the reminder
+        # already sent for it (else another side's secret event would cause a second one)
+        if row.reminder_sent_for_seq is not None and row.reminder_sent_for_seq == event.seq - 1:
+            Game.objects.filter(pk=row.pk, head_seq=event.seq).update(
+                reminder_sent_for_seq=event.seq
+            )
+        return row.deadline_at
     fields["deadline_set_at_seq"] = event.seq
     Game.objects.filter(pk=row.pk, head_seq=event.seq).update(**fields)
     deadline = fields["deadline_at"]
@@ -255,6 +263,39 @@ def deadline_start(*, game: Game) -> datetime | None:
     return deadline_on_event(game=game, event=event)
 
 
+def change_grace() -> timedelta:
+    """The least time a change of `turn_hours` leaves on a running clock (never a deadline in
+    the past): `PBEM["DEADLINE_CHANGE_GRACE_MINUTES"]`, default 60."""
+    return timedelta(minutes=int(settings.PBEM.get("DEADLINE_CHANGE_GRACE_MINUTES", 60)))
+
+
+def _clock_moved(game: Game, now: datetime, delta: timedelta) -> dict[str, object]:
+    """The fields that move the running clock of `game` by `delta` of turn time: the turn's
+    budget grows or shrinks by it, so the deadline becomes the turn's start + the new time per
+    turn (plus the absences it spans), but never less than `change_grace()` from `now`. A paused
+    game keeps its remaining time moved the same way. No clock, no change."""
+    grace = change_grace()
+    if game.status == Game.Status.PAUSED and game.paused_remaining_seconds is not None:
+        left = max(timedelta(seconds=game.paused_remaining_seconds) + delta, grace)
+        return {"paused_remaining_seconds": int(left.total_seconds())}
+    if (
+        game.status != Game.Status.ACTIVE
+        or game.deadline_at is None
+        or game.deadline_started_at is None
+        or game.deadline_budget_seconds is None
+    ):
+        return {}
+    start = game.deadline_started_at
+    absent = absences_for(_prompted_user_ids(game, list(game.deadline_roles or [])), start)
+    used = present_time(start, now, absent)
+    budget = max(timedelta(seconds=game.deadline_budget_seconds) + delta, used + grace)
+    budget = timedelta(seconds=int(budget.total_seconds()))
+    return {
+        "deadline_at": clock_deadline(start, budget, absent),
+        "deadline_budget_seconds": int(budget.total_seconds()),
+    }
+
+
 def deadline_settings_set(
     *,
     game: Game,
@@ -262,8 +303,14 @@ def deadline_settings_set(
     turn_hours: int | None = None,
     missed_turn_policy: str | None = None,
 ) -> Game:
-    """The creator sets the time per turn (0 = none) and the missed-turn policy. A new time per
-    turn applies from the next turn; 0 stops the running clock at once."""
+    """The creator sets the time per turn (0 = none) and the missed-turn policy.
+
+    A new time per turn applies to the running turn at once: its deadline moves to the turn's
+    start + the new time per turn (the budget changes by the difference; absences still stop
+    the clock), but never closer than `change_grace()` (default one hour) from now. 0 stops the
+    running clock at once; from 0 to some hours a clock starts now for the prompted players (once
+    the game has started). A paused game's remaining time moves the same way. The seated players
+    other than the creator are told (notification `deadline_changed`) when a value changed."""
     if game.created_by_id != user.pk:
         raise NotYourSeat("only the game's creator changes its deadlines")
     if turn_hours is not None and not 0 <= turn_hours <= 24 * 365:
@@ -272,21 +319,48 @@ def deadline_settings_set(
         raise BadDeadlineRequest(
             f"missed_turn_policy must be one of {sorted(MissedTurnPolicy.values)}"
         )
-    fields: dict[str, object] = {}
-    if turn_hours is not None:
-        fields["turn_hours"] = turn_hours
-        if turn_hours == 0:
-            fields.update(_NO_CLOCK)
-    if missed_turn_policy is not None:
-        fields["missed_turn_policy"] = missed_turn_policy
-    if fields:
-        Game.objects.filter(pk=game.pk).update(**fields)
+    with transaction.atomic():
+        row = Game.objects.select_for_update().get(pk=game.pk)
+        fields: dict[str, object] = {}
+        if turn_hours is not None and turn_hours != row.turn_hours:
+            fields["turn_hours"] = turn_hours
+            if turn_hours == 0:
+                fields.update(_NO_CLOCK)
+            elif row.turn_hours > 0:
+                delta = timedelta(hours=turn_hours - row.turn_hours)
+                fields.update(_clock_moved(row, timezone.now(), delta))
+        if missed_turn_policy is not None and missed_turn_policy != row.missed_turn_policy:
+            fields["missed_turn_policy"] = missed_turn_policy
+        if fields:
+            Game.objects.filter(pk=row.pk).update(**fields)
     game.refresh_from_db()
-    if game.turn_hours > 0 and game.deadline_at is None and game.status == Game.Status.ACTIVE:
+    if (
+        game.turn_hours > 0
+        and game.deadline_at is None
+        and game.status == Game.Status.ACTIVE
+        and game.all_seats_accepted()
+    ):
         Game.objects.filter(pk=game.pk).update(deadline_set_at_seq=None)
         deadline_start(game=game)
         game.refresh_from_db()
+    if fields:
+        _notify_deadline_changed(game, user.pk)
     return game
+
+
+def _notify_deadline_changed(game: Game, changed_by: int) -> None:
+    """Tell the other seated players, when the notify app offers `notify_deadline_changed`; a
+    failure is logged and never undoes the change."""
+    if not apps.is_installed("pbem.notify"):
+        return
+    module = importlib.import_module("pbem.notify.services")
+    notify = getattr(module, "notify_deadline_changed", None)
+    if not callable(notify):
+        return
+    try:
+        notify(game=game, changed_by=changed_by)
+    except Exception:
+        logger.exception("notify: deadline change of game %s not notified", game.pk)
 
 
 def seat_substitute_set(*, game: Game, user: User, role: str, substitute: User | None) -> Seat:
@@ -423,7 +497,7 @@ def pause_resume(*, game: Game, user: User) -> Game:
         "paused_at": None,
         "paused_remaining_seconds": None,
     }
-    if game.turn_hours > 0 and roles:
+    if game.turn_hours > 0 and roles and game.all_seats_accepted():
         left = game.paused_remaining_seconds
         budget = timedelta(hours=game.turn_hours) if left is None else timedelta(seconds=left)
         fields.update(clock_fields(game, start=now, budget=budget, roles=roles))

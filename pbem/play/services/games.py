@@ -1,13 +1,25 @@
-"""Creating games and taking seats."""
+"""Creating games, invitations and taking seats (issue 10 item 5: consent).
+
+A seat named at creation for a user other than the creator is an *invitation*: the user accepts
+it (`seat_accept`) or declines it (`seat_decline`, which frees the seat and tells the creator).
+The creator seating themself, and anyone joining an open seat, is accepted at once. A game
+*starts* when every seat is taken and accepted (`game_start_if_ready`): only then does its
+deadline clock run and the first player get "your turn". Without `hot_seat` one user holds at
+most one seat of a game.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
+from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.core.canonical import state_hash
@@ -19,10 +31,63 @@ from pbem.play.rulesets import UnknownRuleset, ruleset_get
 from pbem.play.services.deadlines import deadline_start
 from pbem.play.services.log import head_state_put
 
+logger = logging.getLogger(__name__)
+
 
 class BadGameRequest(ServiceError):
     status = 400
     code = "bad_game"
+
+
+class OneSeatPerUser(ServiceError):
+    """A user would hold two seats of a game created without `hot_seat`."""
+
+    status = 409
+    code = "one_seat_per_user"
+
+
+class OneSeatPerUserAtCreate(OneSeatPerUser):
+    status = 400
+
+
+class NotInvited(ServiceError):
+    status = 403
+    code = "not_invited"
+
+
+class AlreadyAccepted(ServiceError):
+    status = 409
+    code = "already_accepted"
+
+
+def _notify(name: str, **kwargs: object) -> None:
+    """Call `pbem.notify.services.<name>` when the notify app is installed and offers it (play
+    never imports notify at module level). A failure is logged and never blocks the game."""
+    if not apps.is_installed("pbem.notify"):
+        return
+    func = getattr(importlib.import_module("pbem.notify.services"), name, None)
+    if not callable(func):
+        return
+    try:
+        func(**kwargs)
+    except Exception:
+        logger.exception("notify: %s failed", name)
+
+
+def _one_seat_each(users: Collection[User | None], hot_seat: bool) -> None:
+    """Without hot seat, no user may be named for two seats."""
+    if hot_seat:
+        return
+    seen: set[int] = set()
+    for user in users:
+        if user is None:
+            continue
+        if user.pk in seen:
+            raise OneSeatPerUserAtCreate(
+                f"{user.username} is named for several seats; one user holds at most one seat "
+                'unless the game is created with "hot_seat": true'
+            )
+        seen.add(user.pk)
 
 
 def game_create(
@@ -34,9 +99,16 @@ def game_create(
     creator: User | None,
     title: str = "",
     spectators: bool = True,
+    hot_seat: bool = False,
+    accepted: bool = False,
 ) -> Game:
     """Create a game: a secret seed with its published sha256 commitment, the seats, and event 1
-    (`.setup`, whose payload is scenario and options, never the seed)."""
+    (`.setup`, whose payload is scenario and options, never the seed).
+
+    A seat named for a user other than `creator` is an invitation the user is told of at once,
+    unless `accepted` (operators, the demo and tests seat users directly). Without `hot_seat` a
+    user is named for at most one seat (400 `one_seat_per_user`). The game starts (its clock
+    runs) once every seat is taken and accepted."""
     try:
         ruleset = ruleset_get(ruleset_id)
     except UnknownRuleset as e:
@@ -49,6 +121,7 @@ def game_create(
     unknown = sorted(set(seats) - set(roles))
     if unknown:
         raise BadGameRequest(f"unknown roles {unknown}; this game has {roles}")
+    _one_seat_each(list(seats.values()), hot_seat)
     seed = secrets.token_bytes(32)
     game = Game(
         ruleset_id=ruleset_id,
@@ -57,6 +130,7 @@ def game_create(
         options=dict(options),
         title=title,
         spectators=spectators,
+        hot_seat=hot_seat,
         seed=seed,
         seed_commitment=hashlib.sha256(seed).hexdigest(),
         created_by=creator if creator is not None and creator.pk else None,
@@ -67,6 +141,9 @@ def game_create(
     except Exception as e:  # an engine refusing its options is a 400, not a 500
         rejection = getattr(e, "rejection", None)
         message = getattr(rejection, "message", None) or str(e)
+        rule = getattr(rejection, "rule", None)  # name the rule that refuses (e.g. NT-19)
+        where = getattr(rejection, "path", "")
+        message = f"{rule} ({where}): {message}" if rule else message
         raise BadGameRequest(f"the game cannot be set up: {message}") from None
     dumped = ruleset.dump(state)
     digest = state_hash(dumped)
@@ -76,9 +153,19 @@ def game_create(
         game.active_roles = sorted(ruleset.prompts(state))
         game.save()
         now = timezone.now()
+        invited: list[Seat] = []
         for role in roles:
             user = seats.get(role)
-            Seat.objects.create(game=game, role=role, user=user, joined_at=now if user else None)
+            own = user is not None and creator is not None and user.pk == creator.pk
+            seat = Seat.objects.create(
+                game=game,
+                role=role,
+                user=user,
+                joined_at=now if user else None,
+                accepted_at=now if user is not None and (accepted or own) else None,
+            )
+            if seat.pending:
+                invited.append(seat)
         Event.objects.create(
             game=game,
             seq=1,
@@ -96,19 +183,110 @@ def game_create(
             game=game, seq=1, engine_version=ruleset.version, state=dumped, state_hash=digest
         )
         head_state_put(game, 1, ruleset.version, dumped, digest)
-    deadline_start(game=game)
+        for seat in invited:
+            _notify("notify_invitation", seat=seat)
+    game_start_if_ready(game)
     return game
 
 
+def game_start_if_ready(game: Game) -> bool:
+    """Start the game once every seat is taken and accepted: its deadline clock starts (from
+    now, with the game's current `turn_hours`) and the prompted players are told it is their
+    turn. Idempotent; returns whether the game has started."""
+    if not game.all_seats_accepted():
+        return False
+    deadline_start(game=game)
+    _notify("notify_game_started", game=game)
+    return True
+
+
+def _seat_of(game: Game, role: str) -> Seat:
+    seat = Seat.objects.filter(game=game, role=role).select_related("user").first()
+    if seat is None:
+        raise BadGameRequest(f"this game has no role {role!r}")
+    return seat
+
+
+def _lock(game: Game) -> None:
+    """Serialise seat changes of one game (a row lock on PostgreSQL; SQLite locks the file)."""
+    list(Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True))
+
+
+def _check_one_seat(game: Game, user: User, role: str) -> None:
+    if game.hot_seat:
+        return
+    other = Seat.objects.filter(game=game, user=user).exclude(role=role).first()
+    if other is not None:
+        raise OneSeatPerUser(
+            f"you hold the seat {other.role!r} in this game already; one user holds at most one "
+            "seat of a game not created as hot seat"
+        )
+
+
 def seat_join(*, game: Game, role: str, user: User) -> Seat:
-    """Take an open seat (conditional update: two joiners cannot both get it)."""
+    """Take an open seat, accepted at once (conditional update: two joiners cannot both get it).
+    Without hot seat a user who holds (or is invited to) a seat of the game cannot join another
+    (409 `one_seat_per_user`). The last seat taken starts the game."""
     if game.status == Game.Status.FINISHED:
         raise GameNotActive("the game is over")
-    taken = Seat.objects.filter(game=game, role=role, user__isnull=True).update(
-        user=user, joined_at=timezone.now()
-    )
-    if taken != 1:
-        if not Seat.objects.filter(game=game, role=role).exists():
-            raise BadGameRequest(f"this game has no role {role!r}")
-        raise SeatTaken(f"the seat {role!r} is already taken")
+    with transaction.atomic():
+        _lock(game)
+        _check_one_seat(game, user, role)
+        now = timezone.now()
+        taken = Seat.objects.filter(game=game, role=role, user__isnull=True).update(
+            user=user, joined_at=now, accepted_at=now
+        )
+        if taken != 1:
+            _seat_of(game, role)  # 400 for a role the game does not have
+            raise SeatTaken(f"the seat {role!r} is already taken")
+    game_start_if_ready(game)
     return Seat.objects.get(game=game, role=role)
+
+
+def seat_accept(*, game: Game, role: str, user: User) -> Seat:
+    """The invited user accepts the seat (again: nothing changes). 403 `not_invited` for anyone
+    else; the last acceptance starts the game."""
+    if game.status == Game.Status.FINISHED:
+        raise GameNotActive("the game is over")
+    with transaction.atomic():
+        _lock(game)
+        seat = _seat_of(game, role)
+        if seat.user_id != user.pk:
+            raise NotInvited(f"you are not invited to the seat {role!r} of this game")
+        if seat.accepted_at is None:
+            _check_one_seat(game, user, role)
+            Seat.objects.filter(pk=seat.pk, user=user, accepted_at__isnull=True).update(
+                accepted_at=timezone.now()
+            )
+    game_start_if_ready(game)
+    return Seat.objects.select_related("user").get(pk=seat.pk)
+
+
+def seat_decline(*, game: Game, role: str, user: User) -> Seat:
+    """The invited user declines: the seat is open again (anyone may join it) and the game's
+    creator is told. 403 `not_invited` for anyone else; 409 `already_accepted` once accepted."""
+    with transaction.atomic():
+        _lock(game)
+        seat = _seat_of(game, role)
+        if seat.user_id != user.pk:
+            raise NotInvited(f"you are not invited to the seat {role!r} of this game")
+        if seat.accepted_at is not None:
+            raise AlreadyAccepted(
+                f"you accepted the seat {role!r} already; an accepted seat cannot be declined"
+            )
+        Seat.objects.filter(pk=seat.pk, user=user, accepted_at__isnull=True).update(
+            user=None, joined_at=None, substitute=None
+        )
+        seat.refresh_from_db()
+        _notify("notify_invitation_declined", seat=seat, invitee=user)
+    return seat
+
+
+def invitations_pending(user: User) -> QuerySet[Seat]:
+    """The seats offered to `user` not yet accepted, in games that are not over; newest first."""
+    return (
+        Seat.objects.filter(user=user, accepted_at__isnull=True)
+        .exclude(game__status=Game.Status.FINISHED)
+        .select_related("game", "game__created_by")
+        .order_by("-joined_at", "game_id", "role")
+    )

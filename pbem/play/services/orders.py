@@ -1,10 +1,19 @@
 """The order path (architecture 8.5): intake, pre-check at the head, a worker applies it once.
 
-`order_submit` stores every submission as an OrderIntake, checks it with the engine's `validate`
-at the current head (an order that is illegal now is refused at once: 422 with the rule ids, and
-the game does not change), then hands it to the `play.order_apply` task after commit. The task
-validates again at the head of the log and appends the event exactly once (compare-and-set on
-the game's head, unique source_ref per intake); a duplicate or stale delivery does nothing.
+`order_submit` first checks the order is well formed for the ruleset (`payload_errors`: an
+unknown kind is a 422 `unknown_kind`, a payload off its schema a 400 `invalid_payload`; nothing
+is stored, whoever asks and whoever's turn it is), then stores it as an OrderIntake, checks it
+with the engine's `validate` at the current head (an order that is illegal now is refused at
+once: 422 with the rule ids, and the game does not change), then hands it to the
+`play.order_apply` task after commit. The task validates again at the head of the log and appends
+the event exactly once (compare-and-set on the game's head, unique source_ref per intake); a
+duplicate or stale delivery does nothing.
+
+Idempotency: an intake stored with an Idempotency-Key keeps `request_hash`, the sha256 of the
+canonical JSON of `{game, role, kind, payload}`. A retry with the same key and the same request
+gets the first answer again; with another request it is a 422 `idempotency_key_reused` naming
+the first intake, and nothing is stored (as Stripe does). Intakes stored before the hash existed
+(empty `request_hash`) cannot be compared: a retry with their key gets their answer, as before.
 """
 
 from __future__ import annotations
@@ -18,8 +27,19 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, Rejection
-from pbem.play.errors import GameNotActive, NotYourSeat, NotYourTurn, OrderRejected, StaleHead
+from pbem.play.errors import (
+    GameNotActive,
+    IdempotencyKeyReused,
+    InvalidPayload,
+    InvitationPending,
+    NotYourSeat,
+    NotYourTurn,
+    OrderRejected,
+    StaleHead,
+    UnknownKind,
+)
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import event_append, head_read, rng_for, state_at
@@ -44,20 +64,30 @@ def order_submit(
     source: str,
     idempotency_key: str = "",
 ) -> OrderIntake:
-    """Store and pre-check an order for `role`; raises NotYourSeat (403), NotYourTurn (409),
-    GameNotActive (409) or OrderRejected (422). Returns the intake (applied at once when Celery
-    runs eagerly, else `received` until the worker applies it)."""
+    """Store and pre-check an order for `role`; raises UnknownKind (422), InvalidPayload (400),
+    IdempotencyKeyReused (422), NotYourSeat (403), NotYourTurn (409), GameNotActive (409) or
+    OrderRejected (422). Returns the intake (applied at once when Celery runs eagerly, else
+    `received` until the worker applies it)."""
+    digest = request_hash(game, role, kind, payload) if idempotency_key else ""
     if idempotency_key:
         existing = OrderIntake.objects.filter(user=user, idempotency_key=idempotency_key).first()
         if existing is not None:
-            return _answer_again(existing)  # a retried request: the same answer, nothing new
+            return _answer_again(existing, digest)  # a retried request: the same answer
+    ruleset = ruleset_get(game.ruleset_id)
+    malformed = tuple(ruleset.payload_errors(kind, payload))  # before seats, turns and storing
+    unknown = [r for r in malformed if r.rule == "unknown_kind"]
+    if unknown:
+        raise UnknownKind(unknown)
+    if malformed:
+        raise InvalidPayload(malformed)
     # the game's seats (prefetched by the API, else one query)
     if not any(s.role == role and s.user_id == user.pk for s in game.seats.all()):
         raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
+    if any(s.role == role and s.accepted_at is None for s in game.seats.all()):
+        raise InvitationPending(f"accept your invitation to the seat {role!r} first")
     state = head_read(game)  # also refreshes the game's status and head
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"the game is {game.status}")
-    ruleset = ruleset_get(game.ruleset_id)
     head = game.head_seq
     action = Action(role, kind, payload)
     rejections = tuple(ruleset.validate(state, action))
@@ -67,16 +97,17 @@ def order_submit(
             "status": OrderIntake.Status.REJECTED,
             "errors": _errors(rejections),
             "refusal": REFUSED_ILLEGAL if prompted else REFUSED_NOT_YOUR_TURN,
+            "request_hash": digest,
         }
         intake, first = _intake_create(
             game, user, role, kind, payload, source, idempotency_key, head, fields
         )
-        return _answer_again(intake)  # raises; for a raced key, the first answer stands
+        return _answer_again(intake, digest)  # raises; for a raced key, the first answer stands
     intake, first = _intake_create(
-        game, user, role, kind, payload, source, idempotency_key, head, {}
+        game, user, role, kind, payload, source, idempotency_key, head, {"request_hash": digest}
     )
     if not first:
-        return _answer_again(intake)  # the same key raced in: the first answer stands
+        return _answer_again(intake, digest)  # the same key raced in: the first answer stands
     intake_id = str(intake.pk)
     # after the intake's commit (at once in autocommit; eager Celery applies it right here)
     transaction.on_commit(lambda: _enqueue(intake_id))
@@ -85,9 +116,23 @@ def order_submit(
     return intake
 
 
-def _answer_again(intake: OrderIntake) -> OrderIntake:
+def request_hash(game: Game, role: str, kind: str, payload: JSON) -> str:
+    """What a retry with the same Idempotency-Key must repeat: sha256 of canonical JSON."""
+    return state_hash({"game": str(game.pk), "role": role, "kind": kind, "payload": payload})
+
+
+def _answer_again(intake: OrderIntake, digest: str = "") -> OrderIntake:
     """The answer for an intake, the first time and for every retry with its Idempotency-Key:
-    raises NotYourTurn (409) or OrderRejected (422) for a refused order, else returns it."""
+    raises IdempotencyKeyReused (422) when the retry is another request than the first (unless
+    either hash is unknown), NotYourTurn (409) or OrderRejected (422) for a refused order, else
+    returns it."""
+    if digest and intake.request_hash and digest != intake.request_hash:
+        raise IdempotencyKeyReused(
+            f"the Idempotency-Key {intake.idempotency_key!r} was first used for another request"
+            f" (intake {intake.pk}, {intake.role} {intake.kind} at"
+            f" {intake.created_at.isoformat()}); send a new key for a new order",
+            str(intake.pk),
+        )
     if intake.status != OrderIntake.Status.REJECTED:
         return intake
     rejections = [

@@ -120,9 +120,9 @@ def test_army(name: str) -> None:
     }
 
 
-def test_board_named_is_cached_and_accepts_paths(small: Board, tmp_path: Path) -> None:
+def test_board_named_is_cached_and_load_board_reads_paths(small: Board, tmp_path: Path) -> None:
     assert board_named("austerlitz") is small
-    by_path = board_named(str(SMALL))
+    by_path = load_board(SMALL)
     assert by_path.name == "austerlitz"
     assert len(by_path.locales) == 56
     as_json = tmp_path / "myboard.json"

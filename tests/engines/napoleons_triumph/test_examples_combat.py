@@ -691,11 +691,11 @@ def test_t48_road_attacks_not_implemented() -> None:
                                "AL a1 INF2 @Y.R [-]"]))
     assert t.refuse("F", "threaten", {"attack_locale": 1, "approach": "XY",
                                       "road_path": [1, 2]}).rule == "NT-68"
-    assert t.refuse("F", "ride_on", {"unit": "u1"}).rule == "NT-98"
+    assert t.refuse("F", "ride_on", {"path": [2]}).rule == "NT-98"
     t.play("F", "threaten", {"attack_locale": 1, "approach": "XY"})
     t.play("AL", "defend", {"named": ["a1"], "leading": []})
     assert t.refuse("F", "declare_feint", {"commands": [{"kind": "unit_move", "unit": "u1",
-                                                         "road": True, "path": [1, 2]}],
+                                                         "road": True}],
                                            "end": "reserve"}).rule == "NT-68"
 
 

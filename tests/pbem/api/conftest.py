@@ -80,8 +80,10 @@ class Api:
 
     @staticmethod
     def create_game(
-        client: APIClient, seats: dict[str, str | None], **extra: Any
+        client: APIClient, seats: dict[str, str | None], accept: bool = True, **extra: Any
     ) -> dict[str, Any]:
+        """Create a game through the API; with `accept` (the default) every invited user accepts
+        their seat at once and the answer is the game as the creator sees it then."""
         body: dict[str, Any] = {
             "ruleset": "napoleons_triumph",
             "scenario": SCENARIO,
@@ -92,7 +94,15 @@ class Api:
         response = client.post("/api/v1/games", body, format="json")
         assert response.status_code == 201, response.content
         data: dict[str, Any] = response.json()
-        return data
+        pending = [s for s in data["seats"] if s["pending"]]
+        if not accept or not pending:
+            return data
+        for seat in pending:
+            invited = client_for(User.objects.get(username=seat["username"]))
+            answer = invited.post(f"/api/v1/games/{data['id']}/seats/{seat['role']}/accept")
+            assert answer.status_code == 200, answer.content
+        again: dict[str, Any] = client.get(f"/api/v1/games/{data['id']}").json()
+        return again
 
     @staticmethod
     def random_action(game_id: str, role: str, salt: int = 0) -> Action:
@@ -133,5 +143,6 @@ def api() -> Api:
 
 @pytest.fixture
 def game(api: Api, alice_client: APIClient, bob: User) -> dict[str, Any]:
-    """Alice commands the Allies, Bob the French; the Allies set up first."""
+    """Alice commands the Allies, Bob the French (he accepted Alice's invitation, so the game
+    has started); the Allies set up first."""
     return api.create_game(alice_client, {"allied": "alice", "french": "bob"}, title="Austerlitz")

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 import time_machine
 from django.contrib.auth.models import User
+from django.core import mail
 from rest_framework.test import APIClient
 
+from pbem.notify.models import Notification
 from pbem.play.models import Absence, Game, PauseRequest, Seat
 
 T0 = datetime(2030, 3, 4, 12, 0, tzinfo=UTC)
@@ -111,6 +113,130 @@ def test_a_time_per_turn_of_zero_stops_the_clock(
     assert stored.turn_hours == 0
     assert stored.deadline_at is None
     assert stored.missed_turn_policy == "apply_defaults"  # left out: unchanged
+
+
+def _clock_mails() -> list[Any]:
+    return [m for m in mail.outbox if "turn clock changed" in m.subject]
+
+
+def test_a_new_time_per_turn_moves_the_running_deadline_and_tells_the_other_players(
+    frozen: time_machine.TimeMachineFixture,
+    game: dict[str, Any],
+    alice_client: APIClient,
+    bob: User,
+) -> None:
+    """Alice's turn began at T0 with 72 hours; 10 hours later the creator sets 24: the deadline
+    is the turn's start + 24 hours, and Bob (seated, not the creator) is told."""
+    frozen.shift(10 * HOUR)
+    mail.outbox.clear()
+
+    response = alice_client.patch(url(game, "deadline"), {"turn_hours": 24}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert datetime.fromisoformat(response.json()["deadline_at"]) == T0 + 24 * HOUR
+    stored = row(game)
+    assert stored.deadline_at == T0 + 24 * HOUR
+    assert stored.deadline_started_at == T0  # the same turn's clock, not a new one
+    assert stored.deadline_budget_seconds == 24 * 3600
+    (sent,) = _clock_mails()
+    assert sent.to == [bob.email]
+    assert sent.subject == "[Austerlitz] The turn clock changed: 24 hours per turn"
+    assert "You play French army (french)." in sent.body
+    assert "Time per turn: 24 hours; at a missed deadline: apply_defaults." in sent.body
+    assert "The running deadline is now 2030-03-05 12:00 UTC for Allied army (allied)." in (
+        sent.body
+    )
+    assert f"http://localhost:8000/api/v1/games/{game['id']}/view" in sent.body
+    rows = Notification.objects.filter(game_id=game["id"], kind="deadline_changed")
+    assert {(n.user.username, n.role) for n in rows} == {("bob", "french")}
+
+
+def test_a_longer_time_per_turn_moves_the_deadline_later(
+    frozen: time_machine.TimeMachineFixture, game: dict[str, Any], alice_client: APIClient
+) -> None:
+    frozen.shift(70 * HOUR)
+
+    response = alice_client.patch(url(game, "deadline"), {"turn_hours": 100}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert row(game).deadline_at == T0 + 100 * HOUR
+
+
+def test_a_shorter_time_per_turn_never_puts_the_deadline_in_the_past(
+    frozen: time_machine.TimeMachineFixture, game: dict[str, Any], alice_client: APIClient
+) -> None:
+    """30 hours into the turn, 1 hour per turn would have ended it 29 hours ago: the deadline
+    is an hour from now instead (the grace minimum)."""
+    frozen.shift(30 * HOUR)
+
+    response = alice_client.patch(url(game, "deadline"), {"turn_hours": 1}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert row(game).deadline_at == T0 + 31 * HOUR
+    assert row(game).turn_hours == 1
+
+
+def test_the_grace_minimum_comes_from_settings(
+    frozen: time_machine.TimeMachineFixture,
+    game: dict[str, Any],
+    alice_client: APIClient,
+    settings: Any,
+) -> None:
+    settings.PBEM = {**settings.PBEM, "DEADLINE_CHANGE_GRACE_MINUTES": 180}
+    frozen.shift(30 * HOUR)
+
+    alice_client.patch(url(game, "deadline"), {"turn_hours": 1}, format="json")
+
+    assert row(game).deadline_at == T0 + 33 * HOUR
+
+
+def test_a_paused_games_remaining_time_moves_by_the_difference(
+    frozen: time_machine.TimeMachineFixture,
+    game: dict[str, Any],
+    alice_client: APIClient,
+    bob_client: APIClient,
+) -> None:
+    frozen.shift(10 * HOUR)  # 62 of 72 hours left
+    alice_client.post(url(game, "pause"))
+    bob_client.post(url(game, "pause"))
+    assert row(game).paused_remaining_seconds == 62 * 3600
+
+    response = alice_client.patch(url(game, "deadline"), {"turn_hours": 48}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert row(game).paused_remaining_seconds == 38 * 3600  # 48 - 10 hours used
+    frozen.shift(5 * HOUR)
+    bob_client.post(url(game, "resume"))
+    assert row(game).deadline_at == T0 + 15 * HOUR + 38 * HOUR
+
+
+def test_setting_the_same_values_again_tells_nobody(
+    frozen: time_machine.TimeMachineFixture, game: dict[str, Any], alice_client: APIClient
+) -> None:
+    mail.outbox.clear()
+    body = {"turn_hours": 72, "missed_turn_policy": "apply_defaults"}
+
+    response = alice_client.patch(url(game, "deadline"), body, format="json")
+
+    assert response.status_code == 200, response.content
+    assert row(game).deadline_at == T0 + 72 * HOUR
+    assert _clock_mails() == []
+    assert not Notification.objects.filter(kind="deadline_changed").exists()
+
+
+def test_two_changes_in_one_turn_are_two_notes_with_their_own_message_ids(
+    frozen: time_machine.TimeMachineFixture, game: dict[str, Any], alice_client: APIClient
+) -> None:
+    mail.outbox.clear()
+    alice_client.patch(url(game, "deadline"), {"turn_hours": 24}, format="json")
+    frozen.shift(HOUR)
+    alice_client.patch(url(game, "deadline"), {"missed_turn_policy": "extend_once"}, format="json")
+
+    first, second = _clock_mails()
+    assert "at a missed deadline: extend_once" in second.body
+    ids = {first.extra_headers["Message-ID"], second.extra_headers["Message-ID"]}
+    assert len(ids) == 2
+    assert all(i.startswith(f"<{game['id']}.1.french.deadline_changed.") for i in ids)
 
 
 def test_a_player_who_did_not_create_the_game_may_not_set_its_clock(
@@ -299,7 +425,9 @@ def test_an_unknown_substitute_is_400_with_a_clear_message(
     )
 
     assert response.status_code == 400
-    assert response.json() == {"username": ["no user named 'nobody'"]}
+    assert response.json()["errors"] == [
+        {"rule": "invalid", "message": "no user named 'nobody'", "path": "/username"}
+    ]
 
 
 @pytest.mark.parametrize(
@@ -421,7 +549,10 @@ def test_a_bad_absence_is_400_with_a_clear_message(
     response = alice_client.post("/api/v1/absences", body, format="json")
 
     assert response.status_code == 400, response.content
-    assert response.json()[field]
+    answer = response.json()
+    assert answer["detail"]
+    if field != "detail":  # a field error names the field as a JSON pointer
+        assert f"/{field}" in {e["path"] for e in answer["errors"]}, answer
     assert not Absence.objects.exists()
 
 

@@ -30,7 +30,10 @@ def test_service_errors_carry_status_code_and_rules() -> None:
     assert turn.data["errors"][0]["rule"] == "NT-35"
     busy = exception_handler(GameBusy("busy"), CTX)
     assert busy is not None
-    assert (busy.status_code, busy.data) == (409, {"code": "game_busy", "detail": "busy"})
+    assert (busy.status_code, busy.data) == (
+        409,
+        {"code": "game_busy", "detail": "busy", "errors": []},
+    )
 
 
 def test_django_errors_are_4xx() -> None:

@@ -24,9 +24,11 @@ def test_creating_a_game_answers_201_with_seats_and_turn(
     assert len(game["seed_commitment"]) == 64
     assert "seed" not in game
     assert game["seats"] == [
-        {"role": "allied", "username": "alice"},
-        {"role": "french", "username": "bob"},
+        {"role": "allied", "username": "alice", "pending": False, "open": False},
+        {"role": "french", "username": "bob", "pending": False, "open": False},
     ]
+    assert game["started"] is True
+    assert game["hot_seat"] is False
     assert game["active_roles"] == ["allied"]
     assert game["your_roles"] == ["allied"]
     assert game["your_turn"] is True
@@ -37,7 +39,7 @@ def test_the_creator_need_not_hold_a_seat(api: Any, mallory_client: APIClient, a
     data = api.create_game(mallory_client, {"allied": "alice", "french": None})
     assert data["your_roles"] == []
     assert data["your_turn"] is False
-    assert data["seats"][1] == {"role": "french", "username": None}
+    assert data["seats"][1] == {"role": "french", "username": None, "pending": False, "open": True}
 
 
 @pytest.mark.parametrize(
@@ -67,14 +69,17 @@ def test_a_bad_create_request_is_a_400(
     full.update(body)
     response = alice_client.post("/api/v1/games", full, format="json")
     assert response.status_code == 400, response.content
-    assert field in response.json()
+    answer = response.json()
+    assert set(answer) >= {"code", "detail", "errors"}
+    if field != "detail":  # a field error names the field as a JSON pointer
+        assert any(e["path"].startswith(f"/{field}") for e in answer["errors"]), answer
     assert not Game.objects.exists()
 
 
 def test_a_missing_field_or_malformed_body_is_a_400(alice_client: APIClient) -> None:
     response = alice_client.post("/api/v1/games", {"ruleset": "napoleons_triumph"}, format="json")
     assert response.status_code == 400
-    assert set(response.json()) >= {"scenario", "seats"}
+    assert {e["path"] for e in response.json()["errors"]} >= {"/scenario", "/seats"}
     response = alice_client.post("/api/v1/games", data="{not json", content_type="application/json")
     assert response.status_code == 400
     response = alice_client.post("/api/v1/games", data="[1, 2]", content_type="application/json")
@@ -144,7 +149,12 @@ def test_joining_an_open_seat(
     response = bob_client.post(url)
     assert response.status_code == 200
     assert response.json()["your_roles"] == ["french"]
-    assert response.json()["seats"][1] == {"role": "french", "username": "bob"}
+    assert response.json()["seats"][1] == {
+        "role": "french",
+        "username": "bob",
+        "pending": False,
+        "open": False,
+    }
 
     taken = mallory_client.post(url)
     assert taken.status_code == 409

@@ -76,7 +76,7 @@ def test_acting_out_of_turn_is_a_409_with_the_rule(
 def test_an_illegal_order_is_a_422_with_the_rule_and_changes_nothing(
     api: Any, alice_client: APIClient, game: dict[str, Any]
 ) -> None:
-    response = api.submit(alice_client, game["id"], Action("allied", "allied_setup", {"corps": 7}))
+    response = api.submit(alice_client, game["id"], Action("allied", "allied_setup", {"corps": []}))
 
     assert response.status_code == 422
     body = response.json()
@@ -91,7 +91,9 @@ def test_an_illegal_order_is_a_422_with_the_rule_and_changes_nothing(
 
     unknown_kind = api.submit(alice_client, game["id"], Action("allied", "bogus", None))
     assert unknown_kind.status_code == 422
-    assert unknown_kind.json()["errors"][0]["rule"] == "NT-0"
+    assert unknown_kind.json()["code"] == "unknown_kind"
+    assert unknown_kind.json()["errors"][0]["rule"] == "unknown_kind"
+    assert OrderIntake.objects.count() == 1  # an unknown kind is not stored
 
 
 @pytest.mark.parametrize(
@@ -100,8 +102,13 @@ def test_an_illegal_order_is_a_422_with_the_rule_and_changes_nothing(
 def test_odd_payloads_are_refused_never_a_500(
     api: Any, alice_client: APIClient, game: dict[str, Any], payload: Any
 ) -> None:
+    """Off the kind's schema: a 400 `invalid_payload` naming the field; illegal: a 422."""
     response = api.submit(alice_client, game["id"], Action("allied", "allied_setup", payload))
-    assert response.status_code == 422, response.content
+    assert response.status_code in (400, 422), response.content
+    body = response.json()
+    assert body["code"] == ("invalid_payload" if response.status_code == 400 else "order_rejected")
+    assert body["errors"]
+    assert all(e["path"].startswith("/payload") for e in body["errors"] if e["rule"] == "schema")
 
 
 @pytest.mark.parametrize(
@@ -172,7 +179,7 @@ def test_the_same_idempotency_key_twice_makes_one_event(
 def test_a_repeated_key_for_a_refused_order_repeats_the_refusal(
     api: Any, alice_client: APIClient, game: dict[str, Any]
 ) -> None:
-    bad = Action("allied", "allied_setup", {"corps": 7})
+    bad = Action("allied", "allied_setup", {"corps": []})
     first = api.submit(alice_client, game["id"], bad, **{"Idempotency-Key": "k-2"})
     second = api.submit(alice_client, game["id"], bad, **{"Idempotency-Key": "k-2"})
     assert first.status_code == second.status_code == 422
@@ -199,6 +206,8 @@ def test_an_overlong_idempotency_key_is_a_400(
     action = api.random_action(game["id"], "allied")
     response = api.submit(alice_client, game["id"], action, **{"Idempotency-Key": "k" * 121})
     assert response.status_code == 400
+    assert response.json()["errors"][0]["rule"] == "idempotency_key_too_long"
+    assert not OrderIntake.objects.exists()
 
 
 def test_an_order_waiting_for_a_worker_is_a_202(

@@ -114,7 +114,7 @@ def test_a_game_without_spectators_refuses_users_without_a_seat(
 def test_a_caller_with_two_roles_must_name_one(
     api: Any, alice_client: APIClient, alice: User
 ) -> None:
-    data = api.create_game(alice_client, {"allied": "alice", "french": "alice"})
+    data = api.create_game(alice_client, {"allied": "alice", "french": "alice"}, hot_seat=True)
     url = f"/api/v1/games/{data['id']}/view"
     assert alice_client.get(url).status_code == 400
     assert alice_client.get(url, {"role": "french"}).json()["role"] == "french"

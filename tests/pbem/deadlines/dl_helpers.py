@@ -25,6 +25,7 @@ def new_game(u1: User, u2: User) -> Game:
         options={"board": "austerlitz"},
         seats={"allied": u1, "french": u2},
         creator=u1,
+        accepted=True,
     )
 
 

@@ -34,6 +34,7 @@ def nt_game(allied: User | None, french: User | None, title: str = "notify test"
         seats={"allied": allied, "french": french},
         creator=allied,
         title=title,
+        accepted=True,
     )
 
 

@@ -36,7 +36,7 @@ def test_a_digest_user_gets_one_mail_per_day_with_everything(
     (digest,) = mail.outbox
     assert digest.to == [bob.email]
     assert digest.subject == f"Your games today: {held} notifications"
-    assert digest.body.count("It is your turn as french") == held
+    assert digest.body.count("It is your turn as French army (french)") == held
     assert digest.message()["Message-ID"] == f"<digest.{bob.pk}.2026-03-02@localhost>"
     assert Notification.objects.filter(user=bob, status="sent").count() == held
     assert Notification.objects.filter(user=alice, status="pending").count() == instant

@@ -49,13 +49,13 @@ def test_a_mail_has_three_parts_and_a_threaded_message_id(game: Game, bob: User)
     assert notification_deliver(notification_id=n.pk) == "sent"
     (sent,) = mail.outbox
     assert sent.to == [bob.email]
-    assert sent.subject == "[notify test] Your turn (french, event 2)"
-    assert "It is your turn as french" in sent.body
+    assert sent.subject == "[notify test] Your turn as French army (event 2)"
+    assert "It is your turn as French army (french)" in sent.body
     assert f"/api/v1/games/{game.pk}/view" in sent.body
     assert isinstance(sent, EmailMultiAlternatives)
     (html, mimetype) = sent.alternatives[0]
     assert mimetype == "text/html"
-    assert "<b>french</b>" in str(html)
+    assert "<b>French army (french)</b>" in str(html)
     headers = sent.message()
     assert headers["Message-ID"] == f"<{game.pk}.2.french.your_turn@localhost>"
     assert headers["In-Reply-To"] == f"<{game.pk}@localhost>"

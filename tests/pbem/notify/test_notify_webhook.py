@@ -61,7 +61,7 @@ def test_the_signature_verifies_and_the_body_has_the_schema(
     assert body["seq"] == 2
     assert body["role"] == "french"
     assert isinstance(body["text"], str)
-    assert "It is your turn as french" in body["text"]
+    assert "It is your turn as French army (french)" in body["text"]
     assert body["view_url"].endswith(f"/api/v1/games/{game.pk}/view")
     n.refresh_from_db()
     assert n.status == "sent"

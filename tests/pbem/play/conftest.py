@@ -40,6 +40,7 @@ def nt_game(alice: User, bob: User) -> Game:
         seats={"allied": alice, "french": bob},
         creator=alice,
         title="test",
+        accepted=True,
     )
 
 

@@ -16,6 +16,7 @@ import time
 from argparse import ArgumentParser
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
@@ -76,6 +77,7 @@ class Command(BaseCommand):
             seats={role: users[name] for name, role in USERS if role is not None},
             creator=users["alice"],
             title=TITLE,
+            accepted=True,  # the operator seats the demo users directly
         )
         self.stdout.write(f"game created: {game.pk} ({SCENARIO}, board {OPTIONS['board']})")
         seed = options["seed"] if options["seed"] is not None else secrets.randbits(64)
@@ -155,12 +157,17 @@ class Command(BaseCommand):
             f"waiting for {waiting}"
         )
         self.stdout.write("try (with a token below in 'Authorization: Token <token>'):")
+        site = site_url()
         for path in ("", f"/{game.pk}", f"/{game.pk}/view", f"/{game.pk}/events"):
-            self.stdout.write(f"  http://localhost:8000/api/v1/games{path}")
+            self.stdout.write(f"  {site}/api/v1/games{path}")
         self.stdout.write(f"game {game.pk}")
         for name, key in tokens:
             self.stdout.write(f"token {name} {key}")
 
+
+def site_url() -> str:
+    """The site's address (env PBEM_SITE_URL; `./dev serve` sets it from PORT), as in emails."""
+    return str(settings.PBEM.get("SITE_URL") or "http://localhost:8000").rstrip("/")
 
 
 def _stage_name(event: Event, role: str) -> str:

@@ -1,0 +1,588 @@
+"""JSON Schemas (draft 2020-12) of every action payload and of the view (issue 10 item 6).
+
+Written from what the handlers read through `payload.py`: each object lists its fields, refuses
+unknown ones (`additionalProperties: false`) and names the required ones; strings and arrays are
+bounded. Optional fields also accept null, as `payload.py` reads a null like a missing field.
+The schemas say only what an order looks like; whether it is legal now is the rules' business.
+`payload_errors` checks a payload against its kind's schema and turns every failure into a
+`Rejection` with the rule id "schema" and a JSON pointer `/payload/...`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from games.core.protocol import JSON, Rejection
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+ID_LEN = 64  # unit ids, enemy aliases, commander ids, approach ids, entry ids
+MAX_PIECES = 64  # any list of pieces
+MAX_PATH = 8  # a road path (3 locales at most are legal, NT-51)
+MAX_CORPS = 32  # corps entries of a set-up
+MAX_REJECTIONS = 10
+
+
+def _s(desc: str, nullable: bool = False, max_len: int = ID_LEN) -> dict[str, JSON]:
+    return {
+        "type": ["string", "null"] if nullable else "string",
+        "maxLength": max_len,
+        "description": desc,
+    }
+
+
+def _i(desc: str, nullable: bool = False) -> dict[str, JSON]:
+    return {"type": ["integer", "null"] if nullable else "integer", "description": desc}
+
+
+def _b(desc: str) -> dict[str, JSON]:
+    return {"type": ["boolean", "null"], "description": desc}
+
+
+def _enum(desc: str, values: list[JSON], nullable: bool = False) -> dict[str, JSON]:
+    vals = [*values, None] if nullable else list(values)
+    return {"enum": vals, "description": desc}
+
+
+def _ids(desc: str, nullable: bool = True, max_items: int = MAX_PIECES) -> dict[str, JSON]:
+    return {
+        "type": ["array", "null"] if nullable else "array",
+        "items": {"type": "string", "maxLength": ID_LEN},
+        "maxItems": max_items,
+        "uniqueItems": True,
+        "description": desc,
+    }
+
+
+def _ints(desc: str, nullable: bool = True, max_items: int = MAX_PATH) -> dict[str, JSON]:
+    return {
+        "type": ["array", "null"] if nullable else "array",
+        "items": {"type": "integer"},
+        "maxItems": max_items,
+        "description": desc,
+    }
+
+
+def _obj(
+    props: Mapping[str, JSON], required: tuple[str, ...] = (), desc: str = "", **extra: JSON
+) -> dict[str, JSON]:
+    out: dict[str, JSON] = {
+        "type": "object",
+        "properties": dict(props),
+        "required": list(required),
+        "additionalProperties": False,
+    }
+    if desc:
+        out["description"] = desc
+    out.update(extra)
+    return out
+
+
+def _position(desc: str) -> dict[str, JSON]:
+    return _obj(
+        {
+            "locale": _i("locale number"),
+            "approach": _s("approach id it blocks; null for the reserve", nullable=True),
+        },
+        ("locale",),
+        desc,
+    )
+
+
+def _road_or_to() -> dict[str, JSON]:
+    """A move goes by road (`road: true` with `path`) or to a position (`to`)."""
+    return {
+        "if": {"properties": {"road": {"const": True}}, "required": ["road"]},
+        "then": {"required": ["path"]},
+        "else": {"required": ["to"]},
+    }
+
+
+MOVE_FIELDS: dict[str, JSON] = {
+    "road": _b("a road move (NT-51..NT-55); false or absent for an ordinary move"),
+    "path": _ints("road move: the locales entered, in order"),
+    "end_approach": _s("road move of cavalry: end blocking this approach (NT-53)", nullable=True),
+    "to": _position("ordinary move: the destination (NT-48, NT-49)"),
+}
+
+
+def _move(kind: str) -> dict[str, JSON]:
+    props: dict[str, JSON] = dict(MOVE_FIELDS)
+    if kind == "unit_move":
+        props["unit"] = _s("own unit id")
+        required: tuple[str, ...] = ("unit",)
+    elif kind == "corps_move":
+        props["commander"] = _s("own commander id")
+        props["detach"] = _ids("units of the corps left behind, detached (NT-39)")
+        required = ("commander",)
+    else:
+        props["commander"] = _s("own commander id")
+        props["units"] = _ids("the units of his corps that move (NT-40)", nullable=False)
+        required = ("commander", "units")
+    return _obj(props, required, allOf=[_road_or_to()])
+
+
+def _command_spec() -> dict[str, JSON]:
+    """One command that carries out an attack (NT-65, NT-66; NT-68 with road)."""
+    return _obj(
+        {
+            "kind": _enum("the move command", ["corps_move", "detach_move", "unit_move"]),
+            "unit": _s("unit_move: own unit id"),
+            "commander": _s("corps_move / detach_move: own commander id"),
+            "detach": _ids("corps_move: units left behind"),
+            "units": _ids("detach_move: the units that move"),
+            "road": _b("true only for the command of a road attack"),
+        },
+        ("kind",),
+        allOf=[
+            {
+                "if": {"properties": {"kind": {"const": "unit_move"}}},
+                "then": {"required": ["unit"]},
+                "else": {"required": ["commander"]},
+            }
+        ],
+    )
+
+
+def _commands(desc: str) -> dict[str, JSON]:
+    return {"type": "array", "items": _command_spec(), "maxItems": 8, "description": desc}
+
+
+def _losses(desc: str, nullable: bool = True) -> dict[str, JSON]:
+    return {
+        "type": ["array", "null"] if nullable else "array",
+        "items": _obj(
+            {"unit": _s("own unit id"), "sp": _i("strength points it loses")}, ("unit", "sp")
+        ),
+        "maxItems": MAX_PIECES,
+        "description": desc,
+    }
+
+
+def _str_map(desc: str, value: dict[str, JSON]) -> dict[str, JSON]:
+    return {
+        "type": ["object", "null"],
+        "propertyNames": {"maxLength": ID_LEN},
+        "additionalProperties": value,
+        "maxProperties": MAX_PIECES,
+        "description": desc,
+    }
+
+
+def _retreat_plan(desc: str) -> dict[str, JSON]:
+    return _obj(
+        {
+            "losses": _losses("retreat losses (NT-105); forced ones may be left out"),
+            "anchors": _str_map(
+                "commander id -> the unit that stays with him (NT-108)", _s("own unit id")
+            ),
+            "destinations": _str_map(
+                "unit id -> the locale it retreats to (NT-106)", {"type": "integer"}
+            ),
+        },
+        (),
+        desc,
+    )
+
+
+def _setup_corps() -> dict[str, JSON]:
+    return {
+        "type": "array",
+        "maxItems": MAX_CORPS,
+        "description": "every own commander once, with the units of his corps (NT-21, NT-22)",
+        "items": _obj(
+            {
+                "commander": _s("own commander id"),
+                "units": _ids("the units of his corps", nullable=False, max_items=MAX_PIECES),
+                "approach": _s("blocks this approach of his set-up locale", nullable=True),
+                "off_map": _b("starts off the map (reinforcement)"),
+            },
+            ("commander", "units"),
+        ),
+    }
+
+
+EMPTY: dict[str, JSON] = _obj({}, (), "no fields")
+
+PAYLOADS: dict[str, dict[str, JSON]] = {
+    # set-up (NT-19..NT-24)
+    "allied_setup": _obj({"corps": _setup_corps()}, ("corps",)),
+    "french_setup": _obj(
+        {
+            "corps": _setup_corps(),
+            "detachments": {
+                "type": ["array", "null"],
+                "maxItems": 16,
+                "description": "set-up detachments (NT-23)",
+                "items": _obj(
+                    {"unit": _s("own unit id"), "position": _position("where it stands")},
+                    ("unit", "position"),
+                ),
+            },
+            "fixed_battery": {
+                "anyOf": [
+                    _obj(
+                        {
+                            "unit": _s("own artillery unit id"),
+                            "approach": _s("the approach it blocks", nullable=True),
+                        },
+                        ("unit",),
+                    ),
+                    {"type": "null"},
+                ],
+                "description": "the fixed battery (NT-24); null only without artillery",
+            },
+        },
+        ("corps",),
+    ),
+    # commands of the active side (NT-35..NT-63)
+    "corps_move": _move("corps_move"),
+    "detach_move": _move("detach_move"),
+    "unit_move": _move("unit_move"),
+    "attach": _obj(
+        {"commander": _s("own commander id"), "unit": _s("own unit id")}, ("commander", "unit")
+    ),
+    "enter_reinforcement": _obj(
+        {
+            "command": _enum("how they enter (NT-61)", ["corps_move", "unit_move"]),
+            "commander": _s("corps_move: the waiting commander"),
+            "unit": _s("unit_move: the waiting unit"),
+            "entry": _s("own entry area id"),
+            "path": _ints("the locales entered by road, starting with the entry locale", False),
+            "end_approach": _s("cavalry: end blocking this approach", nullable=True),
+        },
+        ("command", "entry", "path"),
+        allOf=[
+            {
+                "if": {"properties": {"command": {"const": "unit_move"}}},
+                "then": {"required": ["unit"]},
+                "else": {"required": ["commander"]},
+            }
+        ],
+    ),
+    "threaten": _obj(
+        {
+            "attack_locale": _i("the locale the attack comes from"),
+            "approach": _s("the attack approach"),
+            "guard_attack": _b("a Guard attack (NT-124)"),
+            "show_guard": _s("the Guard unit shown for a Guard attack", nullable=True),
+            "road_from": _i("road attack: the locale in whose reserve the cavalry start", True),
+            "road_path": _ints("road attack: the locales entered up to the attack locale"),
+        },
+        ("attack_locale", "approach"),
+    ),
+    "ride_on": _obj(
+        {
+            "path": _ints("the locales entered further along the road (NT-98)", False),
+            "end_approach": _s("end blocking this approach", nullable=True),
+        },
+        ("path",),
+    ),
+    "end_turn": EMPTY,
+    # answers inside an attack (NT-64..NT-109)
+    "defend": _obj(
+        {
+            "named": _ids("own units and commanders named as defenders (NT-72)", False),
+            "leading": _ids("defense leading units, 0-2 of the named (NT-79)"),
+        },
+        ("named",),
+    ),
+    "vacate": _obj(
+        {"retreat": {"anyOf": [_retreat_plan("the retreat at once"), {"type": "null"}]}}, ()
+    ),
+    "retreat_plan": _retreat_plan("the retreat (NT-102..NT-108)"),
+    "declare_after_vacate": _obj(
+        {
+            "commands": _commands("the command(s) that move in (NT-75)"),
+            "artillery": _b("an artillery attack: the guns stay"),
+        },
+        ("commands",),
+    ),
+    "declare_feint": _obj(
+        {
+            "commands": _commands("the command(s) of the feint (NT-76)"),
+            "end": _enum("where the attackers end (NT-77)", ["block", "reserve"]),
+        },
+        ("commands", "end"),
+    ),
+    "no_feint": EMPTY,
+    "feint_hold": _obj(
+        {"pieces": _ids("named reserve pieces that block the approach", False)}, ("pieces",)
+    ),
+    "hold": _obj(
+        {"pieces": _ids("named reserve pieces that block the approach", False)}, ("pieces",)
+    ),
+    "declare_attack": _obj(
+        {
+            "commands": _commands("the command(s) that attack (NT-81)"),
+            "width": _enum("the front (NT-82)", ["narrow", "wide"], nullable=True),
+            "target": _s("narrow front against two: the target's alias", nullable=True),
+            "leading": _ids("attack leading units (NT-83)"),
+        },
+        ("commands",),
+    ),
+    "counter": _obj({"units": _ids("0-2 named units that counter-attack (NT-88)")}, ()),
+    "place_odd_loss": _obj(
+        {"units": _ids("the candidates that take a point (own ids or enemy aliases)", False)},
+        ("units",),
+    ),
+    "assign_losses": _obj({"losses": _losses("the points per unit (NT-90)", False)}, ("losses",)),
+    "choose_anchor": _obj(
+        {"anchors": _str_map("commander id -> the unit that stays with him", _s("own unit id"))},
+        (),
+    ),
+    # at any time
+    "set_defense_plan": _obj(
+        {
+            "scope": _obj(
+                {
+                    "default": {"const": True, "description": "the plan for every locale"},
+                    "locale": _i("the plan for one locale"),
+                },
+                (),
+                'exactly one of {"default": true} or {"locale": n}',
+                minProperties=1,
+                maxProperties=1,
+            ),
+            "on_threat": _obj(
+                {
+                    "mode": _enum("answer to a threat", ["defend", "vacate", "ask"]),
+                    "leading": _enum("leading units", ["strongest", "none"]),
+                },
+            ),
+            "counter": _obj(
+                {"policy": _enum("counter-attack", ["none", "ask", "win_if_possible"])}
+            ),
+            "loss_priority": _ids("own units to take losses first"),
+            "hold": _enum("hold after a feint or a won defense", ["all_named", "ask"]),
+            "retreat": _obj({"mode": _enum("the retreat plan", ["default", "ask"])}),
+        },
+        ("scope",),
+    ),
+    "resign": EMPTY,
+}
+
+
+def payload_schema(kind: str) -> dict[str, JSON]:
+    """The payload schema of `kind`, with `$schema` (a new dict each call)."""
+    return {"$schema": DRAFT, "title": kind, **PAYLOADS[kind]}
+
+
+@cache
+def _validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator(payload_schema(kind))
+
+
+def _pointer(parts: object) -> str:
+    out = "/payload"
+    for p in parts:  # type: ignore[attr-defined]
+        out += "/" + str(p).replace("~", "~0").replace("/", "~1")
+    return out
+
+
+def _rejections(e: ValidationError) -> list[Rejection]:
+    where = _pointer(e.absolute_path)
+    field = f"field {str(e.absolute_path[-1])!r}" if e.absolute_path else "the payload"
+    v, inst, sch = e.validator, e.instance, e.schema
+    if v == "additionalProperties" and isinstance(inst, dict) and isinstance(sch, dict):
+        props = sch.get("properties")
+        known = sorted(props) if isinstance(props, dict) else []
+        allowed = f"; known fields: {', '.join(known)}" if known else ""
+        return [
+            Rejection("schema", f"unknown field {k!r}{allowed}", f"{where}/{k}")
+            for k in sorted(inst)
+            if k not in known
+        ] or [Rejection("schema", e.message, where)]
+    if v == "required" and isinstance(e.validator_value, list) and isinstance(inst, dict):
+        return [
+            Rejection("schema", f"field {k!r} is missing", f"{where}/{k}")
+            for k in e.validator_value
+            if isinstance(k, str) and k not in inst
+        ]
+    if v == "type":
+        want = e.validator_value
+        names = " or ".join(want) if isinstance(want, list) else str(want)
+        return [Rejection("schema", f"{field} must be of type {names}", where)]
+    if v == "enum":
+        return [Rejection("schema", f"{field} must be one of {e.validator_value}", where)]
+    return [Rejection("schema", f"{field}: {e.message}", where)]
+
+
+def schema_errors(kind: str, payload: JSON) -> list[Rejection]:
+    """The payload's schema failures (empty when it matches); `kind` must be in PAYLOADS."""
+    errors = sorted(_validator(kind).iter_errors(payload), key=lambda e: list(map(str, e.path)))
+    out: list[Rejection] = []
+    for e in errors:
+        for r in _rejections(e):
+            if r not in out:
+                out.append(r)
+    return out[:MAX_REJECTIONS]
+
+
+# ----------------------------------------------------------------------------- the view
+
+
+def _view_obj(props: Mapping[str, JSON], optional: tuple[str, ...] = ()) -> dict[str, JSON]:
+    return {
+        "type": "object",
+        "properties": dict(props),
+        "required": [k for k in props if k not in optional],
+        "additionalProperties": False,
+    }
+
+
+_STR: dict[str, JSON] = {"type": "string"}
+_INT: dict[str, JSON] = {"type": "integer"}
+_BOOL: dict[str, JSON] = {"type": "boolean"}
+_SIDE: dict[str, JSON] = {"enum": ["F", "AL"]}
+_NSTR: dict[str, JSON] = {"type": ["string", "null"]}
+_NINT: dict[str, JSON] = {"type": ["integer", "null"]}
+_STRS: dict[str, JSON] = {"type": "array", "items": _STR}
+_INTS: dict[str, JSON] = {"type": "array", "items": _INT}
+_POS: dict[str, JSON] = _view_obj({"locale": _NINT, "approach": _NSTR})
+_UNIT: dict[str, JSON] = _view_obj(
+    {
+        "id": {"type": "string", "description": "own unit: its id; enemy unit: an alias"},
+        "side": _SIDE,
+        "position": _POS,
+        "corps": _NSTR,
+        "face": {
+            "anyOf": [
+                _view_obj({"type": {"enum": ["INF", "GUARD", "CAV", "ART"]}, "strength": _INT}),
+                {"type": "null"},
+            ],
+            "description": "null while hidden from the viewer",
+        },
+        "fixed_battery": _BOOL,
+        "moves": _INT,
+        "named_via": _STRS,
+        "retreated": _BOOL,
+    },
+    optional=("fixed_battery", "moves", "named_via", "retreated"),
+)
+_PLAN: dict[str, JSON] = {
+    "type": "object",
+    "description": "scope ('default' or a locale number) -> the standing instruction",
+    "additionalProperties": _view_obj(
+        {
+            "mode": _STR,
+            "leading": _STR,
+            "counter": _STR,
+            "loss_priority": _STRS,
+            "hold": _STR,
+            "retreat": _STR,
+        }
+    ),
+}
+_PENDING: dict[str, JSON] = _view_obj(
+    {
+        "side": _SIDE,
+        "decision": {"type": "string", "description": "the open decision (digest 4.3)"},
+        "data": {"type": "object", "description": "only for the side that decides"},
+    },
+    optional=("data",),
+)
+_ATTACK: dict[str, JSON] = _view_obj(
+    {
+        "id": _INT,
+        "attacker": _SIDE,
+        "attack_locale": _INT,
+        "defense_locale": _INT,
+        "approach": _STR,
+        "step": _STR,
+        "guard_attack": _BOOL,
+        "vacated": _BOOL,
+        "named": _STRS,
+        "defenders_blocking": _BOOL,
+        "feint": _BOOL,
+        "attackers": _STRS,
+        "attack_commanders": _STRS,
+        "width": _INT,
+        "attack_leading": _STRS,
+        "defense_leading": _STRS,
+        "artillery": _BOOL,
+        "preliminary": _NINT,
+        "counter": _STRS,
+        "final": _NINT,
+        "winner": {"enum": ["F", "AL", None]},
+        "committed_leading": _STRS,
+    },
+    optional=("committed_leading",),
+)
+_OFFMAP_CORPS: dict[str, JSON] = _view_obj(
+    {
+        "commander": _STR,
+        "units": {
+            "anyOf": [{"type": "array", "items": _UNIT}, _INT],
+            "description": "own side: the units; the enemy's: how many (AMB-3)",
+        },
+    }
+)
+
+VIEW_SCHEMA: dict[str, JSON] = {
+    "$schema": DRAFT,
+    "title": "napoleons_triumph view",
+    **_view_obj(
+        {
+            "ruleset": {"const": "napoleons_triumph"},
+            "board": _STR,
+            "scenario": _STR,
+            "viewer": _view_obj({"role": _STR, "side": {"enum": ["F", "AL", "@observer", None]}}),
+            "phase": {"enum": ["setup_AL", "setup_F", "turn", "over"]},
+            "round": _view_obj(
+                {"index": _INT, "of": _INT, "day": _INT, "hour": _NINT, "night": _BOOL}
+            ),
+            "active": _SIDE,
+            "morale": {"type": "object", "additionalProperties": _INT},
+            "elite_committed": {"type": "object", "additionalProperties": _STRS},
+            "guard_attack_banned": {"type": "object", "additionalProperties": _BOOL},
+            "french_reinforcements_entered": _BOOL,
+            "commands_this_turn": _view_obj(
+                {
+                    "independent": _INT,
+                    "allied_corps": _INT,
+                    "log": {
+                        "type": "array",
+                        "items": {"type": "object", "description": "a command given (NT-44)"},
+                    },
+                }
+            ),
+            "locks": _view_obj({"road": _INTS, "conquered": _INTS, "closed_approaches": _STRS}),
+            "units": {"type": "array", "items": _UNIT, "description": "own units on the map"},
+            "enemy_units": {"type": "array", "items": _UNIT},
+            "commanders": {
+                "type": "array",
+                "items": _view_obj(
+                    {
+                        "id": _STR,
+                        "side": _SIDE,
+                        "status": {"enum": ["pool", "offmap", "map", "dead"]},
+                        "position": {"anyOf": [_POS, {"type": "null"}]},
+                        "units_on_map": _INT,
+                        "commands_given": _INT,
+                    }
+                ),
+            },
+            "offmap": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": _OFFMAP_CORPS},
+            },
+            "order_of_battle": {
+                "type": "object",
+                "additionalProperties": {"type": "object", "additionalProperties": _INT},
+            },
+            "pool": {"type": "array", "items": _UNIT},
+            "attack": {"anyOf": [_ATTACK, {"type": "null"}]},
+            "pending": {"anyOf": [_PENDING, {"type": "null"}]},
+            "result": {"type": ["object", "null"]},
+            "standing_instructions": {
+                "type": "object",
+                "description": "own standing instructions (omniscient: side -> plans)",
+            },
+        },
+        optional=("standing_instructions",),
+    ),
+}
