@@ -155,6 +155,8 @@ class Event(models.Model):
                 name="event_game_source_ref_uniq",
             ),
         ]
+        # a role's numbering looks up the game's private-kind events (pbem.play.services.visibility)
+        indexes = [models.Index(fields=["game", "kind"], name="event_game_kind_idx")]
         ordering = ["game_id", "seq"]  # by the column: "game" would join Game for its ordering
 
     def __str__(self) -> str:
