@@ -33,12 +33,12 @@ Perturb = Callable[[object, Role, Rng], object | None]
 
 
 def _napoleons_triumph(first: object) -> tuple[Violations, Perturb]:
-    from games.napoleons_triumph.board import board_named
     from games.napoleons_triumph.invariants import perturb_hidden, violations
+    from games.napoleons_triumph.scenario import board_for
     from games.napoleons_triumph.state import GameState
 
     assert isinstance(first, GameState)
-    board = board_named(first.board)
+    board = board_for(first)
 
     def broken(state: object) -> list[str]:
         assert isinstance(state, GameState)

@@ -17,7 +17,7 @@ from games.napoleons_triumph.commands import (
     plan_move,
     spend,
 )
-from games.napoleons_triumph.context import Ctx, U, Us, resolve
+from games.napoleons_triumph.context import Ctx, U, Us, public_key, resolve, shown_as
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.losses import (
     alive,
@@ -29,10 +29,11 @@ from games.napoleons_triumph.losses import (
     tier,
 )
 from games.napoleons_triumph.morale import commit_elite, lose_morale
-from games.napoleons_triumph.movement import record
+from games.napoleons_triumph.movement import entry_barred, kept_out, pieces_of, record
 from games.napoleons_triumph.pieces import (
     commanders_in,
     corps_units,
+    elite_kind,
     is_infantry,
     occupant,
     units_in,
@@ -101,9 +102,16 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
         )
         require(
             not P.boolean(spec, "road", path),
-            "NT-68",
-            "this attack was not threatened as a road attack (threaten with road_from)",
+            "NT-76",
+            "a road attack must be declared a feint in step (3); it moves in only when the "
+            "defender vacates (NT-75)",
             f"{path}/road",
+        )
+        require(
+            spec.get("path") is None,
+            "NT-68",
+            "a path is named only by the command of a road attack (road: true)",
+            f"{path}/path",
         )
         plan = plan_move(ctx, atk.attacker, kind, spec, path, allow_fixed=True)
         require(
@@ -162,6 +170,18 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
     return plans
 
 
+def check_batteries_lead(plans: list[MovePlan], leading: list[str], why: str, path: str) -> None:
+    """NT-66 with the designer's erratum (digest PUB-8): two artillery Unit Moves combine only
+    when both batteries are attack leading units, so never in a feint or a move-in."""
+    if len(plans) == 2 and all(p.kind == "unit_move" for p in plans):
+        require(
+            all(p.units[0] in leading for p in plans),
+            "NT-66",
+            f"two artillery Unit Moves combine only when both batteries lead the attack{why}",
+            path,
+        )
+
+
 def spend_all(ctx: Ctx, atk: Attack, plans: list[MovePlan]) -> None:  # NT-97: spent, moved
     for plan in plans:
         spend(ctx, plan, record(plan, {"attack": atk.id}))
@@ -180,7 +200,7 @@ def attack_options(ctx: Ctx, side: str, att_locale: int, approach: str) -> list[
     cap = ctx.board.locales[def_loc].capacity
     out: list[dict[str, JSON]] = []
     batteries: list[dict[str, JSON]] = []
-    for u in sorted(units_in(state, att_locale, side), key=lambda u: u.id):
+    for u in sorted(units_in(state, att_locale, side), key=lambda u: public_key(state, u.id)):
         if u.app not in (None, approach):
             continue
         spec: dict[str, JSON] = {"kind": "unit_move", "unit": u.id}
@@ -212,9 +232,9 @@ def vacate_options(
     (NT-54, NT-101); then only an artillery attack, whose guns stay, can back the threat."""
     state = ctx.state
     def_loc = ctx.board.other_locale(approach, att_locale)
-    locked = def_loc in state.turn.road_locked or def_loc in state.turn.conquered
     out: list[tuple[dict[str, JSON], bool]] = []
     for spec in attack_options(ctx, side, att_locale, approach):
+        locked = spec_barred(ctx, side, def_loc, spec)
         u = state.units.get(str(spec.get("unit", "")))
         guns = u is not None and u.type == "ART" and spec["kind"] == "unit_move"
         if guns and u is not None and battery_can_fire(ctx, side, att_locale, approach, u):
@@ -222,6 +242,16 @@ def vacate_options(
         elif not locked and not (u is not None and u.fixed):
             out.append((spec, False))
     return out
+
+
+def spec_barred(ctx: Ctx, side: str, def_loc: int, spec: dict[str, JSON]) -> bool:
+    """May the pieces of this attack command not move into `def_loc` this turn (NT-54(b): not
+    the corps that locked it, L287; NT-101)?"""
+    try:
+        plan = plan_move(ctx, side, str(spec["kind"]), spec, allow_fixed=True)
+    except Illegal:
+        return True
+    return entry_barred(ctx.state, def_loc, pieces_of(plan)) is not None
 
 
 def battery_can_fire(ctx: Ctx, side: str, att_locale: int, approach: str, u: Unit) -> bool:
@@ -277,7 +307,6 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         "/approach",
     )
     require(not board.approaches[app].impassable, "NT-46", f"{app} is impassable", "/approach")
-    road = road_attack.parse(p)
     def_loc = board.other_locale(app, att_loc)
     require(
         occupant(state, def_loc) == other(side),
@@ -285,20 +314,6 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         f"locale {def_loc} holds no enemy pieces",
         "/approach",
     )
-    if road is None:
-        require(
-            occupant(state, att_loc) == side,
-            "NT-64",
-            f"you have no pieces in locale {att_loc}",
-            "/attack_locale",
-        )
-    else:
-        require(
-            occupant(state, att_loc) != other(side),
-            "NT-47",
-            f"locale {att_loc} is held by the enemy",
-            "/attack_locale",
-        )
     require(
         app not in state.turn.closed,
         "NT-100",
@@ -340,32 +355,50 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             f"no command left could carry {shown} into this attack (AMB-31)",
             "/show_guard",
         )
+        require(
+            any(
+                not spec_barred(ctx, side, def_loc, spec)
+                for spec in options_moving(ctx, side, att_loc, app, str(shown))
+            ),
+            "NT-54" if def_loc not in state.turn.conquered else "NT-101",
+            f"a Guard attack is never a feint (NT-125) and, if it won, would have to advance into "
+            f"locale {def_loc}, which no piece of yours may enter this turn",
+            "/guard_attack",
+        )
     else:
         require(shown is None, "NT-124", "a Guard is shown only for a Guard attack", "/show_guard")
-    continuing = False
-    if road is not None:
+
+    # AMB-17: the threat must be backed by a legal attack command (on A's own knowledge),
+    # whether the defender stands or vacates: an attack from the attack locale, or a road attack
+    # of cavalry (NT-68), a feint if he stands. Which one is told only at the announcement
+    # (NT-70, L335): nothing here depends on it. (AMB-31 for the Guard shown: checked above.)
+    def by_road() -> bool:
+        return not guard and bool(road_attack.road_attacks(ctx, side, att_loc, app, enter=True))
+
+    if occupant(state, att_loc) != side:
         require(
-            not guard, "NT-68", "a road attack is made by cavalry; no Guard attack", "/road_from"
+            by_road(),
+            "NT-64",
+            f"you have no pieces in locale {att_loc}, and no cavalry of yours could attack "
+            f"across {app} from it by road (NT-68)",
+            "/attack_locale",
         )
-        continuing = road_attack.check_threat(ctx, side, att_loc, app, def_loc, road)
-    else:
-        # AMB-17: the threat must be backed by a legal attack command (on A's own knowledge),
-        # whether the defender stands or vacates. (AMB-31 for the Guard shown: checked above.)
+    elif (
+        not (attack_options(ctx, side, att_loc, app) and vacate_options(ctx, side, att_loc, app))
+        and not by_road()
+    ):
         require(
             bool(attack_options(ctx, side, att_loc, app)),
             "NT-70",
             "no piece of yours could carry out an attack across this approach (AMB-17)",
             "/approach",
         )
-        require(
-            bool(vacate_options(ctx, side, att_loc, app)),
+        raise Illegal(
             "NT-70",
             f"if the defender vacated, no piece of yours could enter locale {def_loc} this turn "
             "(NT-54, NT-101) and no artillery attack is possible (AMB-17)",
             "/approach",
         )
-    if not continuing:
-        road_attack.close_ride(ctx)  # NT-143
     atk = Attack(
         id=state.next_attack_id,
         attacker=side,
@@ -375,9 +408,6 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         step="defense",
         guard_attack=guard,
         guard_shown=shown,
-        road_from=None if road is None else road[0],
-        road_path=[] if road is None else list(road[1]),
-        ride=continuing,
     )
     state.next_attack_id += 1
     state.attack = atk
@@ -386,8 +416,7 @@ def threaten(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     )
     ctx.log(
         f"Attack {atk.id}: {'French' if side == 'F' else 'Allied'} threat from locale {att_loc} "
-        f"against locale {def_loc} across {app}{' (Guard attack)' if guard else ''}"
-        f"{f' by road from locale {road[0]}' if road else ''}."
+        f"against locale {def_loc} across {app}{' (Guard attack)' if guard else ''}."
     )
     if guard and shown:
         state.units[shown].revealed = True
@@ -563,13 +592,34 @@ def do_retreat(ctx: Ctx, atk: Attack, plan: dict[str, JSON]) -> None:
 def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-75: after a vacate the attacker declares and moves in (an artillery attack may stay)."""
     atk = current(ctx)
-    if atk.road_from is not None:
+    raw = P.objects(p, "commands", required=True)
+    if road_attack.is_road(raw):  # NT-68: the road is named only now (NT-70)
         road_attack.declare(ctx, atk, p, feint=False)
         end_attack(ctx, atk)  # NT-101: no conquest lock after a vacate
         return
-    plans = plan_attack_commands(ctx, atk, P.objects(p, "commands", required=True))
+    if not raw:
+        # The defender's retreat may have closed the only road (AMB-13): with no command left
+        # that could move in, the attacker declares none.
+        require(
+            not vacate_options(ctx, side, atk.att_locale, atk.approach)
+            and not road_attack.road_attacks(ctx, side, atk.att_locale, atk.approach, enter=True),
+            "NT-81",
+            "declare the command that moves in: one still can (NT-75)",
+            "/commands",
+        )
+        road_attack.road_blocked(ctx, atk)
+        end_attack(ctx, atk)
+        return
+    road_attack.close_ride(ctx)  # NT-143: another command ends an open ride-on
+    plans = plan_attack_commands(ctx, atk, raw)
     artillery = P.boolean(p, "artillery")
     units = [ctx.state.units[u] for pl in plans for u in pl.units]
+    check_batteries_lead(
+        plans,
+        [u.id for u in units] if artillery else [],
+        " (units that move in after a vacate do not lead)",
+        "/commands",
+    )
     if atk.guard_attack:
         require(
             atk.guard_shown in {u.id for u in units},
@@ -594,7 +644,7 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             "/commands",
         )
         require(
-            atk.def_locale not in ctx.state.turn.road_locked,
+            not kept_out(ctx.state, atk.def_locale, [x for pl in plans for x in pieces_of(pl)]),
             "NT-54",
             f"a corps marched by road through locale {atk.def_locale}; no other piece may enter",
             "/commands",
@@ -674,7 +724,12 @@ def _art_key(atk: Attack) -> str:
 
 def no_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     atk = current(ctx)
-    require(atk.road_from is None, "NT-76", "a road attack must be declared a feint")
+    require(
+        atk.guard_attack or bool(attack_options(ctx, side, atk.att_locale, atk.approach)),
+        "NT-76",
+        f"only a road attack could carry out this attack from locale {atk.att_locale}, and a "
+        "road attack must be declared a feint",
+    )
     ctx.log(f"Attack {atk.id}: no feint.")
     reveal_defense(ctx, atk)
 
@@ -683,11 +738,14 @@ def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-76..NT-78: the attackers stay in the attack locale; the defender holds the approach."""
     atk = current(ctx)
     require(not atk.guard_attack, "NT-125", "a Guard attack cannot be a feint")
-    if atk.road_from is not None:
+    raw = P.objects(p, "commands", required=True)
+    if road_attack.is_road(raw):  # NT-68, NT-76: the road is named only now (NT-70)
         road_attack.declare(ctx, atk, p, feint=True)
         after_feint_declared(ctx, atk)
         return
-    plans = plan_attack_commands(ctx, atk, P.objects(p, "commands", required=True))
+    road_attack.close_ride(ctx)  # NT-143: another command ends an open ride-on
+    plans = plan_attack_commands(ctx, atk, raw)
+    check_batteries_lead(plans, [], " (a feint has no leading units)", "/commands")
     end = P.req_str(p, "end")
     require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
     started_blocking = any(pl.app is not None for pl in plans)
@@ -740,6 +798,7 @@ def hold_candidates(ctx: Ctx, atk: Attack) -> tuple[list[str], list[str]]:
         and state.units[x].loc == atk.def_locale
         and state.units[x].app is None
         and not state.units[x].fixed
+        and not _last_of_unnamed(ctx, atk, x)
     ]
     cmds = [
         x
@@ -749,6 +808,30 @@ def hold_candidates(ctx: Ctx, atk: Attack) -> tuple[list[str], list[str]]:
         and state.commanders[x].app is None
     ]
     return units, cmds
+
+
+def _last_of_unnamed(ctx: Ctx, atk: Attack, uid: str) -> bool:
+    """AMB-18 (option commander_follow_requires_named, the default): a commander who was not
+    named stays in reserve, and a commander never stays without a unit of his corps (NT-32), so
+    the last unit of an unnamed commander's corps cannot block."""
+    cid = ctx.state.units[uid].corps
+    if cid is None or cid in atk.named:
+        return False
+    return [u.id for u in corps_units(ctx.state, cid) if u.where == MAP] == [uid]
+
+
+def default_hold(ctx: Ctx, atk: Attack) -> list[str]:
+    """The default answer (digest 4.7): every named reserve unit that may block, and the named
+    commanders; one unit stays with each unnamed commander whose units would all go (AMB-18):
+    the one first in the attacker's names, so the choice follows no hidden id."""
+    state = ctx.state
+    units, cmds = hold_candidates(ctx, atk)
+    stay: set[str] = set()
+    for c in commanders_in(state, atk.def_locale, other(atk.attacker)):
+        members = [u.id for u in corps_units(state, c.id) if u.where == MAP]
+        if c.app is None and c.id not in atk.named and members and set(members) <= set(units):
+            stay.add(min(members, key=lambda x: shown_as(state, atk.attacker, x)))
+    return [*(u for u in units if u not in stay), *cmds]
 
 
 def hold_or_ask(ctx: Ctx, atk: Attack, kind: str) -> None:
@@ -796,7 +879,14 @@ def do_hold(ctx: Ctx, atk: Attack, pieces: list[str]) -> None:
             continue
         members = {u.id for u in corps_units(state, c.id) if u.where == MAP}
         if members and members <= moving_units:
-            moving_cmds.add(c.id)  # all his units go: he goes with them
+            require(
+                c.id in atk.named,
+                "NT-32",
+                f"{c.id} was not named, so he stays in reserve (AMB-18), and a commander is "
+                "never left without a unit of his corps: keep one of his units with him",
+                "/pieces",
+            )
+            moving_cmds.add(c.id)  # all his units go: the named commander goes with them
         require(
             c.id not in moving_cmds or bool(members & moving_units),
             "NT-32",
@@ -855,6 +945,7 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """Step (5), NT-81..NT-85."""
     state, board = ctx.state, ctx.board
     atk = current(ctx)
+    road_attack.close_ride(ctx)  # NT-143: another command ends an open ride-on
     plans = plan_attack_commands(ctx, atk, P.objects(p, "commands", required=True))
     attackers = sorted({u for pl in plans for u in pl.units})
     cap = board.locales[atk.def_locale].capacity
@@ -898,6 +989,7 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             "/target",
         )
     leading = P.strings(p, "leading")
+    check_batteries_lead(plans, leading, "", "/leading")
     check_att_leading(ctx, atk, plans, attackers, leading, width)
     for uid in attackers:
         require(
@@ -907,6 +999,7 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             "artillery attack",
             "/leading",
         )
+    check_move_in(ctx, atk, plans, leading)
     spend_all(ctx, atk, plans)
     atk.width = width
     atk.att_leading = sorted(leading)
@@ -934,6 +1027,29 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     commit_elite(ctx, [state.units[u] for u in atk.att_leading], "leads the attack")
     commit_elite(ctx, [state.units[u] for u in atk.def_leading], "leads the defense")
     preliminary(ctx, atk)
+
+
+def check_move_in(ctx: Ctx, atk: Attack, plans: list[MovePlan], leading: list[str]) -> None:
+    """NT-94 (L439): if it wins, an attack that is no artillery attack MUST advance into the
+    defense locale, so its pieces must be allowed to enter it: not road-locked against them
+    (NT-54(b), L287) nor won by attack this turn (NT-101, L459). An artillery attack moves nobody
+    (NT-93) and a feint never moves in."""
+    state = ctx.state
+    if leading and all(state.units[u].type == "ART" for u in leading):
+        return
+    rule = entry_barred(state, atk.def_locale, [x for pl in plans for x in pieces_of(pl)])
+    require(
+        rule is None,
+        rule or "NT-54",
+        f"if it won, this attack would have to advance into locale {atk.def_locale}, which "
+        + (
+            "a corps marched through by road this turn: no other piece may enter it"
+            if rule == "NT-54"
+            else "was won by attack this turn: no other piece may enter it"
+        )
+        + "; only an artillery attack (the guns stay) can be made",
+        "/commands",
+    )
 
 
 def check_att_leading(
@@ -986,15 +1102,24 @@ def check_att_leading(
         )
 
 
+def santon_reserve_front(ctx: Ctx, atk: Attack) -> bool:
+    """NT-139 (L654): while the fixed battery stands on the Santon, the Santon's printed attack
+    penalties apply also when the defense leading units stand in its reserve, whoever they are
+    (AMB-36: only the printed symbols; the infantry -1 and the tie rule still need blockers)."""
+    state = ctx.state
+    if atk.def_locale != ctx.board.santon or not atk.def_leading:
+        return False
+    battery = any(santon_battery(ctx, u) and u.where == MAP for u in state.units.values())
+    return battery and all(state.units[u].app is None for u in atk.def_leading)
+
+
 def preliminary(ctx: Ctx, atk: Attack) -> None:
     """Step (6), NT-86, NT-87."""
     state = ctx.state
     dside = def_side_of(ctx, atk)
     lead = [state.units[u] for u in atk.att_leading]
     r = sum(u.strength for u in lead)
-    santon_special = any(
-        santon_battery(ctx, state.units[u]) and state.units[u].app is None for u in atk.def_leading
-    )
+    santon_special = santon_reserve_front(ctx, atk)
     if lead:
         kind = lead[0].type
         if is_infantry(lead[0]) and atk.def_blocking:
@@ -1190,6 +1315,18 @@ def conclude(ctx: Ctx, atk: Attack) -> None:
     """Morale for the loser (NT-111, NT-114), then step (11) (NT-93..NT-96)."""
     state = ctx.state
     loser = other(atk.winner or atk.attacker)
+    if not atk.artillery and atk.winner == atk.attacker:
+        # NT-120(c), NT-122(c), L582/L588: every defending unit must now retreat (NT-103), and
+        # the elite extra comes "vor und zusätzlich zu allen anderen Moralverlusten": before the
+        # combat loss below, not when the retreat plan is carried out (there it is then free).
+        fresh = [
+            u
+            for u in units_in(state, atk.def_locale, loser)
+            if (kind := elite_kind(u)) is not None and kind not in state.elite_committed[loser]
+        ]
+        for u in fresh:
+            u.revealed = True  # a moment early: every retreating unit is revealed (NT-104)
+        commit_elite(ctx, fresh, "retreats")
     lose_morale(
         ctx, loser, atk.lost.get(loser, 0), f"lost attack {atk.id}", floor=1 if atk.artillery else 0
     )

@@ -579,9 +579,9 @@ def parse_board(doc: object, name: str, fragment: bool = False) -> Board:
     """Validate an already parsed ``nt-board/1`` document and build the board.
 
     Raises :class:`BoardError` listing every error, one per line, each starting with its place.
-    ``fragment=True`` is for the small synthetic boards of the rulebook examples (tests): it keeps
-    every structural check but skips the whole-map checks V-4, V-6, V-9 (entry counts), V-10,
-    V-11 and V-14, which a two-locale fragment cannot pass.
+    ``fragment=True`` is for the small synthetic boards of the rulebook examples (tests, and the
+    option ``board_fragment``): it keeps every structural check but skips the whole-map checks
+    V-4, V-6, V-9 (entry counts), V-10, V-11 and V-14, which a two-locale fragment cannot pass.
     """
     r = _Reader()
     root = r.mapping(doc, "board", "a mapping (the board document)")
@@ -1311,7 +1311,9 @@ MAX_ID_SHOWN = 40
 
 
 def register_board(board: Board) -> None:
-    """Make an in-memory board (a test fragment) reachable by `board_named(board.name)`."""
+    """Make an in-memory board (a test fragment, `testing.fragment`) reachable by
+    `board_named(board.name)` and the option `{"board": name}`, in this process only. A game
+    that must replay elsewhere gives its board as data instead (option `board_data`)."""
     _REGISTERED[board.name] = board
 
 

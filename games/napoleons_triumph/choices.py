@@ -28,6 +28,7 @@ from games.napoleons_triumph.attack import (
     attack_options,
     check_att_leading,
     check_def_leading,
+    check_move_in,
     check_named,
     counter_candidates,
     hold_candidates,
@@ -36,6 +37,7 @@ from games.napoleons_triumph.attack import (
     plan_attack_commands,
     vacate_options,
 )
+from games.napoleons_triumph.auction import AUCTION, high_bid, max_bid, waiting_role
 from games.napoleons_triumph.commands import (
     check_corps_budget,
     check_independent_budget,
@@ -49,7 +51,7 @@ from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import corps_units, occupant, units_in
 from games.napoleons_triumph.reinforcements import first_round
 from games.napoleons_triumph.retreat import default_plan
-from games.napoleons_triumph.road_attack import road_options, road_threats
+from games.napoleons_triumph.road_attack import road_attacks, road_threats
 from games.napoleons_triumph.state import MAP, OFFMAP, Attack, GameState, other
 from games.napoleons_triumph.turns import is_night
 
@@ -101,6 +103,8 @@ class _Checker:
 
 def choices_for(rules: Rules, ctx: Ctx, role: str, kind: str) -> JSON:
     """The choices of `kind` for `role` now (an empty list when it has none)."""
+    if ctx.state.phase == AUCTION:
+        return _auction(ctx, role, kind, _Checker(rules, ctx.state, role))
     side = ctx.state.roles.get(role)
     if side is None or ctx.state.phase == "over":
         return {"payloads": [], "complete": True}
@@ -305,9 +309,34 @@ def _road_paths(
             )
 
 
+def _auction(ctx: Ctx, role: str, kind: str, check: _Checker) -> JSON:
+    """NT-134, NT-135: every bid from the lowest legal one up (at most MAX_PAYLOADS), the pass,
+    the sides the winner may choose."""
+    out = _Out()
+    auction = ctx.state.auction
+    assert auction is not None
+    waiting = waiting_role(ctx.state)
+    want = "choose_side" if kind == "auction_choose_side" else "bid"
+    if waiting != (role, want):
+        return out.json()
+    if kind == "auction_bid":  # legal by construction (auction.act's checks)
+        high = high_bid(auction)
+        for amount in range(0 if high is None else high + 1, max_bid(ctx.state) + 1):
+            if not out.add({"amount": amount}):
+                break
+    elif kind == "auction_pass":
+        out.add({})
+    elif kind == "auction_choose_side":
+        for side in ("AL", "F"):
+            if check(kind, {"side": side}):
+                out.add({"side": side})
+    return out.json()
+
+
 def _threaten(ctx: Ctx, side: str, check: _Checker) -> JSON:
-    """Every threat across an approach (with each Guard that could be shown), and the road
-    threats of cavalry (road_threats)."""
+    """Every threat across an approach (with each Guard that could be shown), also those only
+    cavalry coming by road could carry out (road_threats); a threat never names the road
+    (NT-70): that is told at the announcement."""
     state, board = ctx.state, ctx.board
     out = _Out()
     if is_night(ctx):
@@ -332,15 +361,16 @@ def _threaten(ctx: Ctx, side: str, check: _Checker) -> JSON:
                     if check("threaten", pg):
                         out.add(pg)
     for road in road_threats(ctx, side):
-        if check("threaten", road):
-            out.add(road)
+        p = {"attack_locale": road["attack_locale"], "approach": road["approach"]}
+        if p not in out.payloads and check("threaten", p):
+            out.add(p)
     apps = sorted({str(p["approach"]) for p in out.payloads})
     return out.json(approaches=jlist(apps))
 
 
 def _ride_on(ctx: Ctx, side: str, check: _Checker) -> JSON:
     ride = ctx.state.ride_on
-    out = _Out(complete=False)  # no end_approach variants
+    out = _Out(complete=False)  # end_approach only where the cavalry stand (path [])
     if ride is None or ride.get("side") != side:
         return out.json()
     loc, strand = ride["locale"], ride["strand"]
@@ -349,6 +379,10 @@ def _ride_on(ctx: Ctx, side: str, check: _Checker) -> JSON:
     for path in _road_paths(ctx, (loc, strand), [], 3):
         p: Payload = {"path": jlist(path)}
         if path and check("ride_on", p):
+            out.add(p)
+    for app in sorted({s.approach for s in ctx.board.road_steps(loc, strand)}):
+        p = {"path": [], "end_approach": app}  # end where they stand, blocking (NT-53)
+        if check("ride_on", p):
             out.add(p)
     return out.json()
 
@@ -427,37 +461,35 @@ def _attack_specs(ctx: Ctx, atk: Attack) -> list[Payload]:
     return attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
 
 
-def _road_specs(ctx: Ctx, atk: Attack) -> list[Payload]:
-    assert atk.road_from is not None
-    return road_options(
-        ctx, atk.attacker, atk.road_from, atk.att_locale, atk.ride, atk.road_path, atk.def_locale
-    )
+def _road_specs(ctx: Ctx, atk: Attack, enter: bool) -> list[Payload]:
+    """The road attacks (NT-68) that could carry out this attack, each with its road (`path`)."""
+    if atk.guard_attack:
+        return []
+    return road_attacks(ctx, atk.attacker, atk.att_locale, atk.approach, enter=enter)
 
 
 def _after_vacate(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out()
-    if atk.road_from is not None:
-        specs = _road_specs(ctx, atk)
-        cands: list[Payload] = [{"commands": [s]} for s in specs] or [{"commands": []}]
-    else:
-        cands = []
-        guard = [atk.guard_shown] if atk.guard_attack and atk.guard_shown else []
-        for spec, guns in vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach):
-            if guard and spec not in _attack_specs(ctx, atk):
-                continue
-            cands.append({"commands": [spec], "artillery": guns})
-            if guns:
-                cands.append({"commands": [spec], "artillery": False})
+    out = _Out(complete=False)  # combined commands (NT-66) are not listed
+    cands: list[Payload] = []
+    guard = [atk.guard_shown] if atk.guard_attack and atk.guard_shown else []
+    for spec, guns in vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach):
+        if guard and spec not in _attack_specs(ctx, atk):
+            continue
+        cands.append({"commands": [spec], "artillery": guns})
+        if guns:
+            cands.append({"commands": [spec], "artillery": False})
+    cands += [{"commands": [s]} for s in _road_specs(ctx, atk, enter=True)]
+    if not cands:
+        cands.append({"commands": []})  # the retreat closed the road: nothing moves in
     for p in cands:
         if check("declare_after_vacate", p):
             out.add(p)
-    out.complete = atk.road_from is not None  # combined commands (NT-66) are not listed
     return out.json()
 
 
 def _declare_feint(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out(complete=atk.road_from is not None)
-    specs = _road_specs(ctx, atk) if atk.road_from is not None else _attack_specs(ctx, atk)
+    out = _Out(complete=False)  # combined commands (NT-66) are not listed
+    specs = _attack_specs(ctx, atk) + _road_specs(ctx, atk, enter=False)
     for spec, end in product(specs, ("block", "reserve")):
         p: Payload = {"commands": [spec], "end": end}
         if check("declare_feint", p):
@@ -519,6 +551,7 @@ def _declare_attack(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
                     check_att_leading(ctx, atk, plans, attackers, list(lead), n)
                     for uid in attackers:
                         require(not state.units[uid].fixed or uid in lead, "NT-24", "fixed")
+                    check_move_in(ctx, atk, plans, list(lead))
                 except Illegal:
                     continue
                 p: Payload = {"commands": [spec], "width": width, "leading": jlist(lead)}

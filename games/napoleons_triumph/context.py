@@ -20,6 +20,7 @@ from games.core.ids import alias
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, LogEntry
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.state import GameState, Unit
+from games.napoleons_triumph.state import other as other_side
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,13 @@ def unit_alias(state: GameState, viewer: str, unit_id: str) -> str:
     """The name a viewer (a side, or OBSERVER) gives an enemy unit in this turn (V-1, V-2)."""
     prefix = unit_id[0] + "-"
     return alias(state.salt, viewer, state.turn_number, unit_id, prefix=prefix)
+
+
+def public_key(state: GameState, unit_id: str) -> str:
+    """A tie-break among a side's own units that tells the enemy nothing (issue 10 item 2): the
+    alias the enemy gives the unit this turn. Never the server id: ids follow the order of battle,
+    so "the first by id" chosen by a default or a standing instruction would name a block."""
+    return unit_alias(state, other_side(state.units[unit_id].side), unit_id)
 
 
 def shown_as(state: GameState, viewer: str, unit_id: str) -> str:

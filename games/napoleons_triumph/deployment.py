@@ -272,15 +272,16 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
                 "a blocking battery stays where it is",
                 "/fixed_battery/approach",
             )
-        if u.corps is not None:
+        if u.corps is not None and u.app != state.commanders[u.corps].app:
+            # AMB-10: it leaves its corps' position and becomes detached; NT-32 (L203): never
+            # his last unit. A battery already blocking with its corps stays in it, even alone.
             require(
                 len([x for x in state.units.values() if x.corps == u.corps]) > 1,
                 "NT-32",
                 f"{u.corps} cannot give up his last unit as the fixed battery",
                 "/fixed_battery",
             )
-            if u.app != state.commanders[u.corps].app:
-                u.corps = None  # AMB-10: it leaves its corps' position and becomes detached
+            u.corps = None
         u.fixed = True
         u.revealed = True
     _check_capacity(ctx, F, "NT-23")

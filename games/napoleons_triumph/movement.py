@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.core.protocol import JSON
@@ -11,7 +12,7 @@ from games.napoleons_triumph.commands import MovePlan, plan_move, spend
 from games.napoleons_triumph.context import Ctx, U, Us
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_in
-from games.napoleons_triumph.state import MAP, other
+from games.napoleons_triumph.state import MAP, GameState, other
 
 MAIN_ROAD_REACH, LOCAL_ROAD_REACH = 3, 2  # NT-51
 
@@ -24,6 +25,32 @@ def ordinary_targets(ctx: Ctx, loc: int, app: str | None) -> list[tuple[int, str
         out += [(loc, a) for a in board.approaches_of(loc) if not board.approaches[a].impassable]
         return out
     return [(loc, None), (board.other_locale(app, loc), None)]
+
+
+def pieces_of(plan: MovePlan) -> list[str]:
+    """The pieces a command moves: its units and, in a Corps Move, the commander."""
+    cmd = [plan.commander] if plan.kind == "corps_move" and plan.commander else []
+    return [*plan.units, *cmd]
+
+
+def kept_out(state: GameState, loc: int, pieces: Sequence[str]) -> bool:
+    """NT-54(b), L287: a corps that marched by road into or through `loc` keeps every *other*
+    piece out for the rest of the turn ("kein anderer Spielstein"); the pieces of that corps
+    themselves are not kept out. No `pieces` means some other piece."""
+    if loc not in state.turn.road_locked:
+        return False
+    owners = state.turn.road_lockers.get(str(loc), [])
+    return not pieces or not set(pieces) <= set(owners)
+
+
+def entry_barred(state: GameState, loc: int, pieces: Sequence[str]) -> str | None:
+    """Why these pieces may not move into `loc` this turn: "NT-54" (road lock, L287), "NT-101"
+    (won by attack, L459), or None. Enemy occupation (NT-47) and capacity are not judged here."""
+    if kept_out(state, loc, pieces):
+        return "NT-54"
+    if loc in state.turn.conquered:
+        return "NT-101"
+    return None
 
 
 def check_entry(
@@ -39,7 +66,7 @@ def check_entry(
         path,
     )
     require(
-        loc not in state.turn.road_locked,
+        not kept_out(state, loc, pieces_of(plan)),
         "NT-54",
         f"a corps marched by road through locale {loc} this turn; no other piece may enter it",
         path,
@@ -162,7 +189,13 @@ def road_move(
     require(
         plan.kind != "detach_move", "NT-40", "units of a detachment move cannot move by road", path
     )
-    require(bool(path_locs), "NT-51", "a road move enters at least one locale", f"{path}/path")
+    # A continued road move (the ride-on, NT-98) may end where it stands, blocking (NT-53, L282).
+    require(
+        bool(path_locs) or (start is not None and end_app is not None),
+        "NT-51",
+        "a road move enters at least one locale",
+        f"{path}/path",
+    )
     if start is not None:
         starts, rest, first_class = [start], path_locs, None
     elif entry is None:
@@ -213,7 +246,7 @@ def road_move(
                     f"locale {loc} is next to an enemy corps of 2+ units; the march stops there",
                     f"{path}/path/{i}",
                 )
-    last = path_locs[-1]
+    last = path_locs[-1] if path_locs else starts[0][0]
     if end_app is not None:
         require(
             all(state.units[u].type == "CAV" for u in plan.units),
@@ -237,6 +270,7 @@ def road_move(
         for loc in path_locs:
             if loc not in state.turn.road_locked:
                 state.turn.road_locked.append(loc)  # NT-54(b)
+                state.turn.road_lockers[str(loc)] = pieces_of(plan)
     if end_app is not None:
         for uid in plan.units:
             state.units[uid].revealed = True  # NT-53: briefly shown to be cavalry

@@ -24,24 +24,25 @@ from games.napoleons_triumph.attack import (
     attack_options,
     check_def_leading,
     counter_candidates,
-    hold_candidates,
+    default_hold,
     nameable,
     options_moving,
+    spec_barred,
     vacate_options,
 )
-from games.napoleons_triumph.context import Ctx, shown_as
+from games.napoleons_triumph.context import Ctx, public_key, shown_as
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.retreat import default_plan
-from games.napoleons_triumph.road_attack import road_options
+from games.napoleons_triumph.road_attack import road_attacks
 from games.napoleons_triumph.state import Attack, Pending, Unit, other
 
 PLAN_KEYS = {"scope", "on_threat", "counter", "loss_priority", "retreat", "hold"}
 
 
-def _rank_for_loss(u: Unit, order: list[str]) -> tuple[int, int, int, str]:
+def _rank_for_loss(ctx: Ctx, u: Unit, order: list[str]) -> tuple[int, int, int, str]:
     listed = order.index(u.id) if u.id in order else len(order)
-    return (listed, 1 if elite_kind(u) else 0, -u.strength, u.id)
+    return (listed, 1 if elite_kind(u) else 0, -u.strength, public_key(ctx.state, u.id))
 
 
 def strongest_leading(ctx: Ctx, atk: Attack, named: list[str]) -> list[str]:
@@ -50,7 +51,7 @@ def strongest_leading(ctx: Ctx, atk: Attack, named: list[str]) -> list[str]:
     units = [x for x in named if x in state.units]
     best: tuple[int, int, int, list[str]] = (0, 0, 0, [])
     for k in (1, 2):
-        for combo in combinations(sorted(units), k):
+        for combo in combinations(sorted(units, key=lambda x: public_key(state, x)), k):
             try:
                 check_def_leading(ctx, atk, named, list(combo))
             except Illegal:
@@ -80,7 +81,10 @@ def default_defense(
         return "vacate", {"retreat": default_plan(ctx, atk)}
     else:
         units = [state.units[x] for x in reserve]
-        detached = sorted((u for u in units if u.corps is None), key=lambda u: (-u.strength, u.id))
+        detached = sorted(
+            (u for u in units if u.corps is None),
+            key=lambda u: (-u.strength, public_key(state, u.id)),
+        )
         named = [u.id for u in units if u.corps is not None] + [u.id for u in detached[:1]]
         named += [
             c for c in cmds if any(state.units[x].corps == c for x in named if x in state.units)
@@ -96,7 +100,7 @@ def pick_odd(ctx: Ctx, n: int, cands: list[str]) -> list[str]:
     def key(uid: str) -> tuple[int, int, str]:
         u = state.units[uid]
         fresh = bool(elite_kind(u)) and elite_kind(u) not in state.elite_committed[u.side]
-        return (0 if u.strength == 1 else 1, 1 if fresh else 0, uid)
+        return (0 if u.strength == 1 else 1, 1 if fresh else 0, public_key(state, uid))
 
     return sorted(cands, key=key)[:n]
 
@@ -106,7 +110,7 @@ def spread_free(ctx: Ctx, n: int, cands: list[str], order: list[str]) -> list[JS
     state = ctx.state
     rows: list[JSON] = []
     left = n
-    for uid in sorted(cands, key=lambda x: _rank_for_loss(state.units[x], order)):
+    for uid in sorted(cands, key=lambda x: _rank_for_loss(ctx, state.units[x], order)):
         if left <= 0:
             break
         sp = min(left, state.units[uid].strength)
@@ -126,8 +130,7 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
     if kind == "retreat":
         return "retreat_plan", default_plan(ctx, atk)
     if kind in ("feint_hold", "hold"):
-        units, cmds = hold_candidates(ctx, atk)
-        return kind, {"pieces": [*units, *cmds]}
+        return kind, {"pieces": P.jlist(default_hold(ctx, atk))}
     if kind == "counter":
         return "counter", {"units": []}
     if kind == "odd_loss":
@@ -150,23 +153,24 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
         for cid in corps:
             members = [u for u in state.units.values() if u.corps == cid and u.where == "map"]
             anchors[str(cid)] = max(
-                members, key=lambda u: (elite_kind(u) is None, u.strength, u.id)
+                members,
+                key=lambda u: (elite_kind(u) is None, u.strength, public_key(state, u.id)),
             ).id
         return "choose_anchor", {"anchors": anchors}
-    if atk.road_from is not None and kind in ("feint", "after_vacate"):  # NT-68, NT-76
-        road = road_options(
-            ctx,
-            atk.attacker,
-            atk.road_from,
-            atk.att_locale,
-            atk.ride,
-            atk.road_path,
-            atk.def_locale,
-        )[:1]
-        if kind == "feint":
-            return "declare_feint", {"commands": P.jlist(road), "end": "reserve"}
-        return "declare_after_vacate", {"commands": P.jlist(road)}
     options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    if kind in ("feint", "after_vacate") and not atk.guard_attack:  # NT-68, NT-76
+        normal = (
+            options
+            if kind == "feint"
+            else vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+        )
+        if not normal:  # only a road attack (a feint, unless the defender vacated) is left
+            road = road_attacks(
+                ctx, atk.attacker, atk.att_locale, atk.approach, enter=kind == "after_vacate"
+            )[:1]
+            if kind == "feint":
+                return "declare_feint", {"commands": P.jlist(road), "end": "reserve"}
+            return "declare_after_vacate", {"commands": P.jlist(road)}
     if atk.guard_attack and atk.guard_shown:
         options = options_moving(ctx, atk.attacker, atk.att_locale, atk.approach, atk.guard_shown)
     battery = bool(options) and _is_battery(ctx, options[0])
@@ -180,6 +184,11 @@ def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
         blocking = _starts_blocking(ctx, first)
         return "declare_feint", {"commands": [first], "end": "block" if blocking else "reserve"}
     if kind == "declare":
+        if options and spec_barred(ctx, atk.attacker, atk.def_locale, options[0]):
+            # NT-54(b), NT-101: it could not advance; the artillery attack that backed the threat
+            able = vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)[:1]
+            if able:
+                options, battery = [able[0][0]], able[0][1]
         payload: dict[str, JSON] = {
             "commands": P.jlist(options[:1]),
             "width": "narrow",
@@ -311,7 +320,7 @@ def _winning_counter(ctx: Ctx, atk: Attack) -> list[str]:
     best: list[str] = []
     best_cost = None
     for k in (1, 2):
-        for combo in combinations(sorted(cands), k):
+        for combo in combinations(sorted(cands, key=lambda x: public_key(state, x)), k):
             us = [state.units[x] for x in combo]
             if any(u.type == "ART" for u in us):
                 continue

@@ -22,6 +22,7 @@ from games.napoleons_triumph.attack import (
     hold_candidates,
     nameable,
 )
+from games.napoleons_triumph.auction import AUCTION, high_bid, last_bid_of, max_bid, waiting_role
 from games.napoleons_triumph.board import RoadStep
 from games.napoleons_triumph.context import Ctx, shown_as
 from games.napoleons_triumph.movement import ordinary_targets
@@ -35,7 +36,7 @@ from games.napoleons_triumph.pieces import (
 )
 from games.napoleons_triumph.reinforcements import first_round
 from games.napoleons_triumph.retreat import destinations, loss_groups
-from games.napoleons_triumph.road_attack import road_options, road_threats
+from games.napoleons_triumph.road_attack import road_attacks, road_threats
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, Attack, F, GameState, other
 from games.napoleons_triumph.turns import is_night
 
@@ -50,6 +51,8 @@ def random_action(rules: NapoleonsTriumph, state: GameState, role: str, rng: Rng
     if role not in prompts:
         return None
     ctx = rules.ctx(state)
+    if state.phase == AUCTION:
+        return _auction(state, role, rng)
     side = state.roles[role]
     for _ in range(TRIES):
         cand = _candidate(ctx, side, rng)
@@ -64,6 +67,25 @@ def random_action(rules: NapoleonsTriumph, state: GameState, role: str, rng: Rng
         return Action(role, "end_turn", {})
     kind, payload = policies.default_answer(ctx, state.pending)
     return Action(role, kind, payload)
+
+
+def _auction(state: GameState, role: str, rng: Rng) -> Action | None:
+    """NT-134, NT-135: raise the bid by 0-3 now and then, else pass; the winner picks a side
+    whose morale stays at 1 or more."""
+    waiting = waiting_role(state)
+    if waiting is None or waiting[0] != role:
+        return None
+    auction = state.auction
+    assert auction is not None
+    if waiting[1] == "choose_side":
+        bid = last_bid_of(auction, role)
+        sides = [s for s in (AL, F) if state.morale[s] - bid >= 1]
+        return Action(role, "auction_choose_side", {"side": rng.choice(sides)})
+    high = high_bid(auction)
+    amount = 0 if high is None else high + 1 + rng.below(3)
+    if amount > max_bid(state) or rng.chance(1, 3):
+        return Action(role, "auction_pass", {})
+    return Action(role, "auction_bid", {"amount": amount})
 
 
 def _candidate(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
@@ -249,10 +271,14 @@ def _command(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | Non
         assert isinstance(strand, int)
         steps = board.road_steps(loc, strand)
         if steps:
-            return "ride_on", {"path": [rng.choice(steps).to_locale]}
+            step = rng.choice(steps)
+            if rng.chance(1, 4):  # NT-53: end where they stand, blocking (an empty path)
+                return "ride_on", {"path": [], "end_approach": step.approach}
+            return "ride_on", {"path": [step.to_locale]}
     roads = road_threats(ctx, side) if not is_night(ctx) else []
-    if roads and rng.chance(1, 4):
-        return "threaten", rng.choice(roads)
+    if roads and rng.chance(1, 4):  # the threat names the approach only (NT-70)
+        road = rng.choice(roads)
+        return "threaten", {"attack_locale": road["attack_locale"], "approach": road["approach"]}
     threats = _threats(ctx, side)
     if threats and rng.chance(THREATEN, 12):
         loc, app = rng.choice(threats)
@@ -403,18 +429,18 @@ def _answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None
         units = [x for x in named if x in state.units]
         lead = rng.sample(units, _leaders(len(units), rng))
         return "defend", {"named": jlist(named), "leading": jlist(lead)}
-    if atk.road_from is not None and kind in ("feint", "after_vacate"):
-        road = road_options(
-            ctx,
-            atk.attacker,
-            atk.road_from,
-            atk.att_locale,
-            atk.ride,
-            atk.road_path,
-            atk.def_locale,
+    if kind in ("feint", "after_vacate") and not atk.guard_attack:  # NT-68: named only now
+        road = road_attacks(
+            ctx, atk.attacker, atk.att_locale, atk.approach, enter=kind == "after_vacate"
         )
-        if not road:
+        normal = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+        if not road or (normal and rng.chance(1, 2)):
+            road = []
+        if not road and not normal:
             return policies.default_answer(ctx, pending)
+    else:
+        road = []
+    if road:
         spec = rng.choice(road)
         if kind == "feint":
             return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}

@@ -36,6 +36,21 @@ def enter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         "reinforcements enter by a Corps Move or a Unit Move",
         "/command",
     )
+    require(
+        not P.strings(p, "detach"),
+        "NT-61",
+        "reinforcements entering by Corps Move come in together as a corps (L308): none can be "
+        "detached off the map; bring single units in by Unit Move instead",
+        "/detach",
+    )
+    other_field = "unit" if command == "corps_move" else "commander"
+    require(
+        p.get(other_field) is None,
+        "NT-61",
+        f"an entering {command} names {'a commander' if command == 'corps_move' else 'a unit'}, "
+        f"not a {other_field}",
+        f"/{other_field}",
+    )
     entry_id = P.req_str(p, "entry")
     entries = {e.id: e for e in board.entries}
     require(

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U, Us
+from games.napoleons_triumph.context import Ctx, U, Us, public_key
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.losses import eliminate, take_loss
 from games.napoleons_triumph.morale import commit_elite, lose_morale
@@ -211,7 +211,7 @@ def default_plan(ctx: Ctx, atk: Attack, priority: list[str] | None = None) -> di
     losses: list[JSON] = []
     for g in loss_groups(ctx, atk):
         left = g.points
-        ranked = sorted(g.units, key=lambda uid: _loss_rank(state.units[uid], order))
+        ranked = sorted(g.units, key=lambda uid: _loss_rank(ctx, state.units[uid], order))
         for uid in ranked:
             if left <= 0:
                 break
@@ -230,12 +230,15 @@ def default_plan(ctx: Ctx, atk: Attack, priority: list[str] | None = None) -> di
     for c in commanders_in(state, atk.def_locale, side):
         members = [u for u in units if u.corps == c.id]
         if len(members) > 1:
-            anchors[c.id] = max(members, key=lambda u: (elite_kind(u) is None, u.strength, u.id)).id
+            anchors[c.id] = max(
+                members,
+                key=lambda u: (elite_kind(u) is None, u.strength, public_key(state, u.id)),
+            ).id
     room = {
         n: board.locales[n].capacity - len(units_in(state, n, side)) for n in destinations(ctx, atk)
     }
     dests: dict[str, JSON] = {}
-    for u in sorted(units, key=lambda u: u.id):
+    for u in sorted(units, key=lambda u: public_key(state, u.id)):
         best = sorted((n for n in room if room[n] > 0), key=lambda n: (-room[n], n))
         if best:
             dests[u.id] = best[0]
@@ -243,6 +246,6 @@ def default_plan(ctx: Ctx, atk: Attack, priority: list[str] | None = None) -> di
     return {"losses": losses, "anchors": anchors, "destinations": dests}
 
 
-def _loss_rank(u: Unit, order: list[str]) -> tuple[int, int, int, str]:
+def _loss_rank(ctx: Ctx, u: Unit, order: list[str]) -> tuple[int, int, int, str]:
     listed = order.index(u.id) if u.id in order else len(order)
-    return (listed, 1 if elite_kind(u) else 0, -u.strength, u.id)
+    return (listed, 1 if elite_kind(u) else 0, -u.strength, public_key(ctx.state, u.id))

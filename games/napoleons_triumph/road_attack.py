@@ -1,11 +1,12 @@
 """Road attacks (NT-68, NT-76, NT-77, NT-98, NT-141, NT-143): cavalry attacking out of a road move.
 
-A road attack is threatened with the road the cavalry will take: `road_from` (the locale in whose
-reserve they start) and `road_path` (the locales they enter before the defense locale, ending with
-the attack locale; empty when they start in the attack locale). It must be a feint unless the
-defender vacates (NT-76); after a vacate the cavalry enter the defense locale and MAY ride on
-within the road distance left, also into further road attacks (NT-98). Any other command ends
-the ride-on (NT-143).
+The threat names only the approach (step 1, NT-70, L335): which pieces attack, and so whether it is
+a road attack, is told at the announcement, in step (3) (it must then be a feint, NT-76) or after
+a vacate. The road attack's command carries `"road": true` and `path` (the locales it enters before
+the defense locale, ending with the attack locale; empty when the cavalry start there); the road
+starts where its pieces stand, in reserve. After a vacate the cavalry enter the defense locale and
+MAY ride on within the road distance left, also into further road attacks (NT-98). Any other
+command ends the ride-on (NT-143).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from games.napoleons_triumph.movement import (
     LOCAL_ROAD_REACH,
     MAIN_ROAD_REACH,
     RoadEnd,
+    entry_barred,
+    pieces_of,
     record,
     road_move,
     routes,
@@ -28,17 +31,9 @@ from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units
 from games.napoleons_triumph.state import MAP, Attack, clone, other
 
 
-def parse(p: dict[str, JSON]) -> tuple[int, list[int]] | None:
-    src = P.integer(p, "road_from", required=False)
-    if src is None:
-        require(
-            p.get("road_path") is None,
-            "NT-68",
-            "a road attack names road_from, the locale where the cavalry start, with road_path",
-            "/road_from",
-        )
-        return None
-    return src, P.ints(p, "road_path")
+def is_road(raw: list[dict[str, JSON]]) -> bool:
+    """Whether an announcement names a road attack (a command with `"road": true`)."""
+    return any(spec.get("road") is True for spec in raw)
 
 
 def ride_group(ctx: Ctx) -> MovePlan | None:
@@ -70,89 +65,49 @@ def _start(ctx: Ctx, road_from: int) -> tuple[list[tuple[int, int]], int, bool]:
     return [(road_from, s) for s in ctx.board.strands(road_from)], 0, True
 
 
-def check_threat(
-    ctx: Ctx, side: str, att_loc: int, app: str, def_loc: int, road: tuple[int, list[int]]
-) -> bool:
-    """Step (1) of a road attack; returns whether it continues a ride-on."""
-    state, board = ctx.state, ctx.board
-    src, path = road
-    require(src in board.locales, "NT-68", f"locale {src} does not exist", "/road_from")
+def check_road(ctx: Ctx, side: str, atk: Attack, src: int, path: list[int], where: str) -> None:
+    """The road of a road attack (NT-68, NT-47, NT-51, NT-52): from the reserve of `src` along
+    `path` (ending with the attack locale) across the attack approach within the road distance.
+    Checked when the road is named: at the announcement (the threat names only the approach)."""
+    state = ctx.state
+    att_loc, app, def_loc = atk.att_locale, atk.approach, atk.def_locale
     require(
         (path[-1] if path else src) == att_loc,
         "NT-68",
-        "road_path ends with the attack locale (or is empty when the cavalry start there)",
-        "/road_path",
-    )
-    starts, before, main = _start(ctx, src)
-    ride = ride_group(ctx)
-    continuing = ride is not None and ride.loc == src
-    if not continuing:
-        cav = [u for u in units_at(state, src, None, side) if u.type == "CAV"]
-        require(
-            bool(cav),
-            "NT-68",
-            f"no cavalry of yours stands in the reserve of locale {src}",
-            "/road_from",
-        )
-    require(
-        def_loc not in state.turn.road_locked and def_loc not in state.turn.conquered,
-        "NT-70",
-        f"if the defender vacated, no piece of yours could enter locale {def_loc} this turn "
-        "(NT-54, NT-101) (AMB-17)",
-        "/approach",
-    )
-    require(
-        bool(road_options(ctx, side, src, att_loc, continuing, path, def_loc)),
-        "NT-70",
-        f"no command is left that could carry cavalry from locale {src} into this attack (AMB-17)",
-        "/road_from",
-    )
-    found = routes(ctx, starts, [*path, def_loc], None)
-    n = before + len(path) + 1
-    require(
-        any(n <= (MAIN_ROAD_REACH if r.main_only and main else LOCAL_ROAD_REACH) for r in found),
-        "NT-68",
-        f"no road from locale {src} through {path} crosses {app} within the road distance",
-        "/road_path",
+        f"the road ends in the attack locale {att_loc}: path lists the locales entered up to it "
+        "(empty when the cavalry start there)",
+        f"{where}/path",
     )
     for i, loc in enumerate(path):
         require(
             occupant(state, loc) != other(side),
             "NT-47",
             f"locale {loc} on the road is held by the enemy",
-            f"/road_path/{i}",
+            f"{where}/path/{i}",
         )
-    return continuing
+    starts, before, main = _start(ctx, src)
+    found = routes(ctx, starts, [*path, def_loc], None)
+    n = before + len(path) + 1
+    require(
+        any(n <= (MAIN_ROAD_REACH if r.main_only and main else LOCAL_ROAD_REACH) for r in found),
+        "NT-68",
+        f"no road from locale {src} through {path} crosses {app} within the road distance",
+        f"{where}/path",
+    )
 
 
 def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
-    """The road attack's command, in step (3) (a feint) or after a vacate (NT-68, NT-75, NT-77)."""
+    """The road attack's command, announced in step (3) (a feint) or after a vacate (NT-68, NT-75,
+    NT-77): only now does the attacker name the pieces and the road (NT-70, L335)."""
     state = ctx.state
-    assert atk.road_from is not None
     raw = P.objects(p, "commands", required=True)
-    if not raw and not feint:
-        # The defender's retreat may have closed the road (a retreat into a locale on the
-        # cavalry's path is legal, AMB-13): then no command can carry the attack in, and the
-        # attacker declares none; nothing moves and no command is spent.
-        open_cmds = road_options(
-            ctx,
-            atk.attacker,
-            atk.road_from,
-            atk.att_locale,
-            atk.ride,
-            list(atk.road_path),
-            atk.def_locale,
-        )
-        require(
-            not open_cmds,
-            "NT-68",
-            "the road is open: declare the command that moves in",
-            "/commands",
-        )
-        ctx.log(f"Attack {atk.id}: the road is now blocked; the cavalry cannot move in.")
-        state.ride_on = None
-        return
     require(len(raw) == 1, "NT-68", "a road attack is made by one command (AMB-37)", "/commands")
+    require(
+        not atk.guard_attack,
+        "NT-124",
+        "the Guard shown must attack (AMB-31); a road attack is made by cavalry (NT-68)",
+        "/commands/0",
+    )
     spec = raw[0]
     kind = P.req_str(spec, "kind", "/commands/0")
     require(
@@ -161,23 +116,31 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         "a road attack is a Unit Move or a Corps Move",
         "/commands/0/kind",
     )
+    path = P.ints(spec, "path", "/commands/0", required=True)
     ride = ride_group(ctx)
-    if atk.ride:
-        assert ride is not None
+    if ride is not None and ride.side == atk.attacker:
         named = spec.get("unit") if kind == "unit_move" else spec.get("commander")
-        require(
-            kind == ride.kind and named in (*ride.units, ride.commander),
-            "NT-98",
-            "a ride-on continues the same command with the same pieces",
-            "/commands/0",
-        )
+        continuing = kind == ride.kind and named in (*ride.units, ride.commander)
+    else:
+        continuing = False
+    if continuing:
+        assert ride is not None
         plan = ride
+        src = int(str(ride.loc))
     else:
         plan = plan_move(ctx, atk.attacker, kind, spec, "/commands/0")
         require(
-            plan.loc == atk.road_from and plan.app is None,
+            plan.loc is not None and plan.app is None,
             "NT-68",
-            f"the road attack starts in the reserve of locale {atk.road_from}",
+            "a road attack starts in a reserve area, not blocking an approach",
+            "/commands/0",
+        )
+        assert plan.loc is not None
+        src = plan.loc
+        require(
+            ride is None or ride.loc != src,
+            "NT-98",
+            "a ride-on continues the same command with the same pieces",
             "/commands/0",
         )
     units = [state.units[u] for u in plan.units]
@@ -187,33 +150,56 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         "a road attack is made by cavalry only (with commanders)",
         "/commands/0",
     )
+    check_road(ctx, atk.attacker, atk, src, path, "/commands/0")
+    if not feint:
+        barred = entry_barred(state, atk.def_locale, pieces_of(plan))
+        require(
+            barred is None,
+            barred or "NT-54",
+            f"these pieces may not enter locale {atk.def_locale} this turn (NT-54: another "
+            "corps marched through it by road; NT-101: it was won by attack)",
+            "/commands/0",
+        )
+        cap = ctx.board.locales[atk.def_locale].capacity
+        require(
+            len(plan.units) <= cap,
+            "NT-10",
+            f"locale {atk.def_locale} holds at most {cap} units",
+            "/commands/0",
+        )
     multi = plan.kind == "corps_move" and len(plan.units) >= 2
     require(
         not (
-            multi
-            and atk.road_path
-            and enemy_corps_adjacent(ctx.board, state, atk.att_locale, atk.attacker)
+            multi and path and enemy_corps_adjacent(ctx.board, state, atk.att_locale, atk.attacker)
         ),
         "NT-141",
         "a corps of 2+ units must halt on entering the attack locale, so it cannot attack by road",
         "/commands/0",
     )
+    if not continuing:
+        close_ride(ctx)  # NT-143: another command ends an open ride-on
+    atk.road_from, atk.road_path, atk.ride = src, list(path), continuing
     for u in units:
         u.revealed = True
-    ctx.log(f"Attack {atk.id}: road attack by cavalry ", *_faces(plan.units), ".")
-    starts, before, main = _start(ctx, atk.road_from)
+    ctx.log(
+        f"Attack {atk.id}: road attack from locale {src}"
+        f"{' via ' + ', '.join(map(str, path)) if path else ''} by cavalry ",
+        *_faces(plan.units),
+        ".",
+    )
+    starts, before, main = _start(ctx, src)
     if feint:
         end = P.req_str(p, "end")
         require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
         end_app = atk.approach if end == "block" else None
-        if atk.road_path:
+        if path:
             road_move(
                 ctx,
                 plan,
-                list(atk.road_path),
+                list(path),
                 end_app,
                 "",
-                start=starts[0] if atk.ride else None,
+                start=starts[0] if continuing else None,
                 before=before,
                 main_before=main,
             )
@@ -227,19 +213,27 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         end_at = road_move(
             ctx,
             plan,
-            [*atk.road_path, atk.def_locale],
+            [*path, atk.def_locale],
             None,
             "",
-            start=starts[0] if atk.ride else None,
+            start=starts[0] if continuing else None,
             before=before,
             main_before=main,
         )
         open_ride(ctx, plan, atk.def_locale, end_at)
-    if not atk.ride:
+    if not continuing:
         spend(ctx, plan, record(plan, {"attack": atk.id, "road": True}))
     atk.attackers = sorted(plan.units)
     atk.att_commanders = [plan.commander] if plan.kind == "corps_move" and plan.commander else []
     atk.feint = feint
+
+
+def road_blocked(ctx: Ctx, atk: Attack) -> None:
+    """After a vacate, the defender's retreat may have closed every road (a retreat into a locale
+    on the cavalry's path is legal, AMB-13) and no other command can move in: the attacker then
+    declares none; nothing moves and no command is spent."""
+    ctx.log(f"Attack {atk.id}: no command can move in; nothing moves.")
+    close_ride(ctx)
 
 
 def open_ride(ctx: Ctx, plan: MovePlan, loc: int, end: RoadEnd) -> None:
@@ -269,12 +263,31 @@ def ride_on(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     assert ride is not None
     path = P.ints(p, "path", required=True)
     end_app = P.string(p, "end_approach", required=False)
-    starts, before, main = _start(ctx, int(str(ride["locale"])))
+    here = int(str(ride["locale"]))
+    require(
+        bool(path) or end_app is not None,
+        "NT-98",
+        "a ride-on enters at least one locale, or ends where the cavalry stand, blocking an "
+        "approach that a road connected to theirs crosses (NT-53)",
+        "/path",
+    )
+    multi = plan.kind == "corps_move" and len(plan.units) >= 2
+    require(
+        not (path and multi and enemy_corps_adjacent(ctx.board, ctx.state, here, side)),
+        "NT-54",
+        f"locale {here} is next to an enemy corps of 2+ units: the march stopped there "
+        "(it may still end there blocking, with an empty path)",
+        "/path",
+    )
+    starts, before, main = _start(ctx, here)
     start = plan.loc
     road_move(ctx, plan, path, end_app, "", start=starts[0], before=before, main_before=main)
     ctx.state.ride_on = None
     last = ctx.state.units[plan.units[0]]
-    ctx.log(f"Ride-on from locale {start} to locale {last.loc}.")
+    ctx.log(
+        f"Ride-on from locale {start} to locale {last.loc}",
+        f" blocking {last.app}." if last.app else ".",
+    )
 
 
 def close_ride(ctx: Ctx) -> None:
@@ -285,6 +298,51 @@ def close_ride(ctx: Ctx) -> None:
 def _faces(ids: list[str]) -> list[str | U | Us]:
     """A list of units in a log line, in each reader's own order (never server-id order)."""
     return [Us.of(ids, face=True, empty="")]
+
+
+def road_attacks(
+    ctx: Ctx, side: str, att_loc: int, app: str, enter: bool = False
+) -> list[dict[str, JSON]]:
+    """The road-attack commands the side could announce across `app` from `att_loc` now, each a
+    command spec with `"road": true` and its `path` (NT-68): cavalry whose road crosses the
+    approach within the road distance, able to march it now (NT-51..NT-55) and to fit into the
+    defense locale; with `enter`, only if they may enter it this turn (NT-54, NT-101), as after a
+    vacate. Computed from the side's own knowledge only."""
+    def_loc = ctx.board.other_locale(app, att_loc)
+    probe = Attack(0, side, att_loc, def_loc, app, "")
+    ride = ride_group(ctx)
+    out: list[dict[str, JSON]] = []
+    for r in road_threats(ctx, side, target=def_loc):
+        if r["attack_locale"] != att_loc or r["approach"] != app:
+            continue
+        src, raw_path = r["road_from"], r["road_path"]
+        assert isinstance(src, int)
+        assert isinstance(raw_path, list)
+        path = [int(str(x)) for x in raw_path]
+        continuing = ride is not None and ride.loc == src
+        try:
+            check_road(ctx, side, probe, src, path, "")
+        except Illegal:
+            continue
+        for spec in road_options(ctx, side, src, att_loc, continuing, path, def_loc):
+            if enter and _kept_out(ctx, side, def_loc, spec, ride if continuing else None):
+                continue
+            full: dict[str, JSON] = {**spec, "path": jlist(path)}
+            if full not in out:
+                out.append(full)
+    return out
+
+
+def _kept_out(
+    ctx: Ctx, side: str, def_loc: int, spec: dict[str, JSON], ride: MovePlan | None
+) -> bool:
+    """May these pieces not enter `def_loc` this turn (NT-54(b) but for the corps that locked it,
+    L287; NT-101)?"""
+    try:
+        plan = ride if ride is not None else plan_move(ctx, side, str(spec["kind"]), spec)
+    except Illegal:
+        return True
+    return entry_barred(ctx.state, def_loc, pieces_of(plan)) is not None
 
 
 def road_options(
@@ -380,8 +438,10 @@ def _ok(ctx: Ctx, side: str, spec: dict[str, JSON]) -> bool:
     return True
 
 
-def road_threats(ctx: Ctx, side: str) -> list[dict[str, JSON]]:
-    """Road-attack threats the side could announce now (for random play and clients' hints)."""
+def road_threats(ctx: Ctx, side: str, target: int | None = None) -> list[dict[str, JSON]]:
+    """The roads along which the side's cavalry could reach an enemy locale now (or the locale
+    `target`, held or not, as the defense locale after a vacate): each {attack_locale, approach,
+    road_from, road_path} (candidates; `road_attacks` checks them)."""
     state, board = ctx.state, ctx.board
     enemy = other(side)
     out: list[dict[str, JSON]] = []
@@ -410,7 +470,7 @@ def road_threats(ctx: Ctx, side: str) -> list[dict[str, JSON]]:
                 if entered > (MAIN_ROAD_REACH if only else LOCAL_ROAD_REACH):
                     continue
                 holder = occupant(state, step.to_locale)
-                if holder == enemy:
+                if step.to_locale == target or (target is None and holder == enemy):
                     att = path[-1] if path else src
                     out.append(
                         {
@@ -420,6 +480,6 @@ def road_threats(ctx: Ctx, side: str) -> list[dict[str, JSON]]:
                             "road_path": jlist(path),
                         }
                     )
-                elif step.to_locale not in path and step.to_locale != src:
+                elif holder != enemy and step.to_locale not in path and step.to_locale != src:
                     stack.append(((step.to_locale, step.to_strand), [*path, step.to_locale], only))
     return out

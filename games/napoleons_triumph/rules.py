@@ -26,6 +26,7 @@ from games.core.protocol import (
 from games.core.rng import Rng
 from games.napoleons_triumph import (
     attack,
+    auction,
     deployment,
     movement,
     policies,
@@ -35,12 +36,12 @@ from games.napoleons_triumph import (
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph import state as S
 from games.napoleons_triumph import view as V
-from games.napoleons_triumph.board import Board, board_named
+from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.commands import attach
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.morale import GameOver
-from games.napoleons_triumph.scenario import DEFAULT_ROLES, new_game
+from games.napoleons_triumph.scenario import DEFAULT_ROLES, board_for, new_game, roles_of
 from games.napoleons_triumph.schemas import PAYLOADS, VIEW_SCHEMA, payload_schema, schema_errors
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.turns import end_turn, start_game
@@ -75,10 +76,10 @@ SETUP: dict[str, Handler] = {
     "allied_setup": deployment.allied_setup,
     "french_setup": deployment.french_setup,
 }
-NOT_YET = {
-    "auction_bid": "NT-134",
-    "auction_pass": "NT-135",
-    "auction_choose_side": "NT-135",
+NOT_YET: dict[str, str] = {}  # kinds of the digest not implemented yet -> the rule refused
+AUCTION_PROMPTS = {
+    "bid": {"auction_bid": "bid for the choice of side", "auction_pass": "pass"},
+    "choose_side": {"auction_choose_side": "you won the auction: choose your side"},
 }
 ALWAYS = {"set_defense_plan", "resign"}
 ANY_TIME = {
@@ -86,7 +87,12 @@ ANY_TIME = {
     "resign": "give up the game",
 }
 KNOWN = (
-    set(COMMANDS) | {k for a in ANSWERS.values() for k in a} | set(SETUP) | ALWAYS | set(NOT_YET)
+    set(COMMANDS)
+    | {k for a in ANSWERS.values() for k in a}
+    | set(SETUP)
+    | ALWAYS
+    | set(NOT_YET)
+    | set(auction.KINDS)
 )
 
 
@@ -120,8 +126,13 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     malformed = schema_errors(kind, action.payload)
     if malformed:
         raise Malformed(malformed)
-    side = _side_of(state, action.role)
     p = P.obj(action.payload)
+    if state.phase == auction.AUCTION:  # NT-134: set-up step (2), before anyone has a side
+        auction.act(ctx, action.role, kind, p)
+        return
+    if kind in auction.KINDS:
+        auction.refuse_outside(state, kind)
+    side = _side_of(state, action.role)
     if kind == "set_defense_plan":
         policies.set_defense_plan(ctx, side, p)
         return
@@ -164,6 +175,10 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
 def _deadline(ctx: Ctx) -> None:
     """Digest 4.7: the open decision gets its default; a turn with nothing open ends."""
     state = ctx.state
+    if state.phase == auction.AUCTION:
+        raise Illegal(
+            "NT-134", "the auction has no default; the platform's missed-turn policy applies"
+        )
     if state.phase.startswith("setup"):
         raise Illegal("NT-19", "set-up has no default; the platform's missed-turn policy applies")
     if state.pending is None:
@@ -214,16 +229,21 @@ def _run(ctx: Ctx, action: Action) -> None:
 
 class NapoleonsTriumph:
     id = "napoleons_triumph"
-    version = 1
+    version = 2  # 2: issue 11 (rule fixes change how logs written by version 1 replay)
     title = "Napoleon's Triumph"
 
     def scenarios(self) -> Sequence[str]:
         return ("DEC2", "DEC1")
 
     def roles(self, scenario: str, options: Mapping[str, JSON]) -> Sequence[RoleInfo]:
-        roles = options.get("roles")
-        if isinstance(roles, dict):
-            return tuple(RoleInfo(str(r), str(r), str(s)) for r, s in roles.items())
+        if auction.enabled(options):  # NT-135: the auction decides who plays which side
+            return tuple(RoleInfo(r, f"Player {r[-1]}") for r in auction.PLAYERS)
+        try:
+            roles = roles_of(options)
+        except Illegal:  # refused by setup, with its rule (NT-140, NT-TEAM: no team play yet)
+            roles = dict(DEFAULT_ROLES)
+        if roles != DEFAULT_ROLES:
+            return tuple(RoleInfo(r, r, s) for r, s in roles.items())
         return tuple(
             RoleInfo(r, "Allied army" if s == "AL" else "French army", s)
             for r, s in DEFAULT_ROLES.items()
@@ -233,7 +253,7 @@ class NapoleonsTriumph:
         return new_game(config.scenario, config.options, rng)
 
     def board(self, state: GameState) -> Board:
-        return board_named(state.board)
+        return board_for(state)
 
     # --- the board for clients (issue 10 item 7; board_json.py) ---
     def boards(self) -> Sequence[str]:
@@ -249,11 +269,16 @@ class NapoleonsTriumph:
         return board_json(board_id)
 
     def ctx(self, state: GameState) -> Ctx:
-        return Ctx(board_named(state.board), state)
+        return Ctx(board_for(state), state)
 
     def prompts(self, state: GameState) -> Mapping[Role, Prompt]:
         if state.phase == "over":
             return {}
+        waiting = auction.waiting_role(state)
+        if waiting is not None:
+            role, what = waiting
+            text = "Bid for the choice of side, or pass." if what == "bid" else "Choose your side."
+            return {role: Prompt(role, dict(AUCTION_PROMPTS[what]), text)}
         if state.phase.startswith("setup"):
             side = state.active
             kind = "allied_setup" if side == "AL" else "french_setup"
@@ -287,7 +312,7 @@ class NapoleonsTriumph:
         return Step(ctx.state, tuple(ctx.entries), turn_ended)
 
     def _apply(self, state: GameState, action: Action) -> tuple[Ctx, bool]:
-        ctx = Ctx(board_named(state.board), S.clone(state))
+        ctx = Ctx(board_for(state), S.clone(state))
         before = (ctx.state.active, ctx.state.turn_number)
         _run(ctx, action)
         ctx = _auto_answers(ctx)
@@ -330,7 +355,8 @@ class NapoleonsTriumph:
         may know)."""
         from games.napoleons_triumph.choices import choices_for
 
-        if state.phase == "over" or role not in state.roles:
+        in_auction = state.phase == auction.AUCTION and role in auction.PLAYERS
+        if state.phase == "over" or (role not in state.roles and not in_auction):
             return ()
         prompt = self.prompts(state).get(role)
         kinds = sorted(prompt.kinds.items()) if prompt is not None else []
@@ -342,6 +368,7 @@ class NapoleonsTriumph:
         specs += [
             ActionSpec(k, ANY_TIME[k], payload_schema(k), choices_for(self, ctx, role, k), True)
             for k in sorted(ALWAYS)
+            if not in_auction  # NT-134: no side yet, so no standing instructions or resignation
         ]
         return specs
 

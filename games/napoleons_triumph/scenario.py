@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from games.core.protocol import JSON
 from games.core.rng import Rng
+from games.napoleons_triumph import board_data
+from games.napoleons_triumph.auction import AUCTION, enabled, start
 from games.napoleons_triumph.board import SHIPPED, Board, BoardError, board_named
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.state import AL, Commander, F, GameState, TurnBook, Unit
 
 DEFAULT_BOARD = "austerlitz-published"
 DEFAULT_ROLES = {"allied": AL, "french": F}  # NT-1: two sides, two players
+ROLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
 # Every ambiguity of the digest is a named option whose default is the proposed reading (digest 6).
 # Only the defaults are implemented; another value is refused at set-up with a clear message.
@@ -50,7 +54,15 @@ AMB_DEFAULTS: dict[str, JSON] = {
     "road_attack_combined": False,  # AMB-37
     "retreat_detach_literal": True,  # AMB-38
 }
-KNOWN_OPTIONS = {"board", "board_data", "santon", "balance", "roles", *AMB_DEFAULTS}
+KNOWN_OPTIONS = {
+    "board",
+    "board_data",
+    "board_fragment",
+    "santon",
+    "balance",
+    "roles",
+    *AMB_DEFAULTS,
+}
 
 
 def board_name(options: Mapping[str, JSON]) -> str:
@@ -67,19 +79,46 @@ def board_name(options: Mapping[str, JSON]) -> str:
 
 
 def board_of(options: Mapping[str, JSON]) -> Board:
+    """The board of a new game: `board_data` (a custom board as data, board_data.py: checked,
+    size-limited, id `custom-<sha256>`; it travels in the state's options, so replays and loaded
+    snapshots re-create it) or the shipped board the option `board` names (NT-19)."""
+    fragment = options.get("board_fragment", False)
+    require(
+        isinstance(fragment, bool),
+        "NT-19",
+        "options.board_fragment is true or false",
+        "/options/board_fragment",
+    )
     if "board_data" in options:
-        # A custom board as data is not supported yet: the state names its board by id, and a
-        # board given inline would have to travel with every stored state to replay.
-        raise Illegal(
+        require(
+            "board" not in options,
             "NT-19",
-            "options.board_data (a custom board given as data) is not supported yet; choose a "
-            f"shipped board with options.board, one of {', '.join(SHIPPED)}",
-            "/options/board_data",
+            "give options.board (a shipped board id) or options.board_data (a board as data), "
+            "not both",
+            "/options/board",
         )
+        try:
+            return board_data.build(options["board_data"], fragment=fragment is True)
+        except BoardError as e:
+            raise Illegal("NT-19", str(e).replace("\n", "; "), "/options/board_data") from None
+    require(
+        fragment is False,
+        "NT-19",
+        "options.board_fragment applies only to options.board_data",
+        "/options/board_fragment",
+    )
     try:
         return board_named(board_name(options))
     except BoardError as e:
         raise Illegal("NT-19", str(e).replace("\n", "; "), "/options/board") from None
+
+
+def board_for(state: GameState) -> Board:
+    """The board of a game: a shipped or registered board by its id, or a custom board re-created
+    from the `board_data` kept in the state's options (in any process, no file read)."""
+    if state.board.startswith(board_data.PREFIX):
+        return board_data.board_for(state.board, state.options)
+    return board_named(state.board)
 
 
 def check_options(options: Mapping[str, JSON]) -> None:
@@ -96,9 +135,17 @@ def check_options(options: Mapping[str, JSON]) -> None:
         isinstance(options.get("santon", False), bool), "NT-136", "options.santon is true or false"
     )
     balance = options.get("balance")
-    if balance is not None:
-        # NT-133: a reduction of one side's starting morale by agreement. The auction (NT-134) needs
-        # the platform to assign seats after set-up, which it cannot do yet.
+    if balance == AUCTION:
+        # NT-134: the auction decides who plays which side, so the roles cannot be fixed before
+        require(
+            "roles" not in options,
+            "NT-140",
+            "options.roles cannot be combined with the auction: its winner chooses his side "
+            "(NT-135); team play with the auction (a speaker per team) is not implemented",
+            "/options/roles",
+        )
+    elif balance is not None:
+        # NT-133: a reduction of one side's starting morale by agreement.
         ok = (
             isinstance(balance, dict)
             and set(balance) == {"side", "reduce"}
@@ -110,8 +157,8 @@ def check_options(options: Mapping[str, JSON]) -> None:
         require(
             ok,
             "NT-133",
-            'options.balance is {"side": "F"|"AL", "reduce": n >= 0}; the auction of NT-134 is '
-            "not implemented",
+            'options.balance is {"side": "F"|"AL", "reduce": n >= 0} (by agreement) or '
+            '"auction" (NT-134)',
             "/options/balance",
         )
 
@@ -122,8 +169,25 @@ def roles_of(options: Mapping[str, JSON]) -> dict[str, str]:
         return dict(DEFAULT_ROLES)
     ok = isinstance(raw, dict) and all(v in (F, AL) for v in raw.values())
     ok = ok and isinstance(raw, dict) and {F, AL} <= set(raw.values())
-    require(ok, "NT-140", "options.roles maps role ids to the sides F and AL (both)", "/roles")
+    ok = ok and isinstance(raw, dict) and all(ROLE_ID.fullmatch(k) for k in raw)
+    require(
+        ok,
+        "NT-140",
+        "options.roles maps role ids (letters, digits, '_' or '-', at most 32) to the sides F "
+        "and AL (both)",
+        "/options/roles",
+    )
     assert isinstance(raw, dict)
+    for side in (AL, F):
+        named = sorted(k for k, v in raw.items() if v == side)
+        require(
+            len(named) == 1,
+            "NT-TEAM",
+            f"team play (rulebook chapter 19, L656-713) is not implemented yet: options.roles "
+            f"gives side {side} {len(named)} roles ({', '.join(named)}); give each side exactly "
+            "one role",
+            "/options/roles",
+        )
     return {str(k): str(v) for k, v in raw.items()}
 
 
@@ -139,6 +203,10 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
     sdef = board.scenarios[scenario]
     morale = {F: sdef.starting_morale[F], AL: sdef.starting_morale[AL]}  # NT-110
     balance = options.get("balance")
+    if enabled(options):
+        roles: dict[str, str] = {}  # NT-135: the auction decides (auction.py)
+    else:
+        roles = roles_of(options)
     if isinstance(balance, dict):
         side, reduce = str(balance["side"]), balance["reduce"]
         assert isinstance(reduce, int)
@@ -149,13 +217,14 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
         for uid, face in board.army[side]:  # NT-6: the army displays, not the box counts
             units[uid] = Unit(id=uid, side=side, type=face.type, strength=face.strength)
     commanders = {c.id: Commander(id=c.id, side=c.side) for c in board.commanders.values()}
+    salt = rng.token(16)  # NT-146: derived from the seed; never in a view or log
     return GameState(
-        board=board_name(options),
+        board=board.name,
         scenario=scenario,
         options=dict(options),
-        roles=roles_of(options),
-        salt=rng.token(16),  # NT-146: derived from the seed; never in a view or log
-        phase="setup_AL",
+        roles=roles,
+        salt=salt,
+        phase=AUCTION if enabled(options) else "setup_AL",
         round=1,
         active=AL,
         turn_number=0,
@@ -168,4 +237,5 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
         commanders=commanders,
         turn=TurnBook(),
         last_artillery={},
+        auction=start(rng) if enabled(options) else None,  # NT-134: the lot, after the salt
     )

@@ -134,7 +134,14 @@ def _command_spec() -> dict[str, JSON]:
             "commander": _s("corps_move / detach_move: own commander id"),
             "detach": _ids("corps_move: units left behind"),
             "units": _ids("detach_move: the units that move"),
-            "road": _b("true only for the command of a road attack"),
+            "road": _b(
+                "true only for the command of a road attack (NT-68), announced in a feint or "
+                "after a vacate"
+            ),
+            "path": _ints(
+                "road attack: the locales entered before the defense locale, ending with the "
+                "attack locale ([] when the cavalry start there)"
+            ),
         },
         ("kind",),
         allOf=[
@@ -142,7 +149,11 @@ def _command_spec() -> dict[str, JSON]:
                 "if": {"properties": {"kind": {"const": "unit_move"}}},
                 "then": {"required": ["unit"]},
                 "else": {"required": ["commander"]},
-            }
+            },
+            {
+                "if": {"properties": {"road": {"const": True}}, "required": ["road"]},
+                "then": {"required": ["path"]},
+            },
         ],
     )
 
@@ -209,6 +220,15 @@ EMPTY: dict[str, JSON] = _obj({}, (), "no fields")
 
 PAYLOADS: dict[str, dict[str, JSON]] = {
     # set-up (NT-19..NT-24)
+    # the auction for sides (NT-134, NT-135): only with the option {"balance": "auction"}
+    "auction_bid": _obj(
+        {"amount": {"type": "integer", "minimum": 0, "maximum": 1000, "description": "the bid"}},
+        ("amount",),
+    ),
+    "auction_pass": _obj({}, (), "pass: the other player wins the auction (NT-135)"),
+    "auction_choose_side": _obj(
+        {"side": _enum("the winner's side (NT-135)", ["AL", "F"])}, ("side",)
+    ),
     "allied_setup": _obj({"corps": _setup_corps()}, ("corps",)),
     "french_setup": _obj(
         {
@@ -250,6 +270,7 @@ PAYLOADS: dict[str, dict[str, JSON]] = {
             "command": _enum("how they enter (NT-61)", ["corps_move", "unit_move"]),
             "commander": _s("corps_move: the waiting commander"),
             "unit": _s("unit_move: the waiting unit"),
+            "detach": _ids("corps_move: must be empty; a corps enters whole (NT-61, L308)"),
             "entry": _s("own entry area id"),
             "path": _ints("the locales entered by road, starting with the entry locale", False),
             "end_approach": _s("cavalry: end blocking this approach", nullable=True),
@@ -269,8 +290,6 @@ PAYLOADS: dict[str, dict[str, JSON]] = {
             "approach": _s("the attack approach"),
             "guard_attack": _b("a Guard attack (NT-124)"),
             "show_guard": _s("the Guard unit shown for a Guard attack", nullable=True),
-            "road_from": _i("road attack: the locale in whose reserve the cavalry start", True),
-            "road_path": _ints("road attack: the locales entered up to the attack locale"),
         },
         ("attack_locale", "approach"),
     ),
@@ -460,8 +479,9 @@ _UNIT: dict[str, JSON] = _view_obj(
         "moves": _INT,
         "named_via": _STRS,
         "retreated": _BOOL,
+        "arrived": {**_BOOL, "description": "own unit: entered as a reinforcement this turn"},
     },
-    optional=("fixed_battery", "moves", "named_via", "retreated"),
+    optional=("fixed_battery", "moves", "named_via", "retreated", "arrived"),
 )
 _PLAN: dict[str, JSON] = {
     "type": "object",
@@ -522,6 +542,37 @@ _OFFMAP_CORPS: dict[str, JSON] = _view_obj(
     }
 )
 
+_AUCTION: dict[str, JSON] = _view_obj(
+    {
+        "players": _STRS,
+        "first": {"type": "string", "description": "who bids first, by lot (NT-134)"},
+        "to_bid": {"type": ["string", "null"], "description": "whose turn it is to bid"},
+        "bids": {
+            "type": "array",
+            "items": _view_obj({"role": _STR, "amount": _INT, "pass": _BOOL}, ("amount", "pass")),
+        },
+        "high_bid": _NINT,
+        "max_bid": _INT,
+        "winner": _NSTR,
+        "sides": {"type": "object", "additionalProperties": _SIDE},
+    },
+    optional=("sides",),
+)
+
+_RIDE_ON: dict[str, JSON] = _view_obj(
+    {
+        "side": _SIDE,
+        "command": {"enum": ["corps_move", "detach_move", "unit_move"]},
+        "commander": _NSTR,
+        "units": {**_STRS, "description": "own ids, enemy aliases"},
+        "locale": _INT,
+        "strand": _INT,
+        "entered": {**_INT, "description": "locales of road entered so far (NT-51)"},
+        "main_only": {**_BOOL, "description": "only main roads so far (3 locales, else 2)"},
+        "road_left": {**_INT, "description": "locales of road the ride-on may still enter"},
+    }
+)
+
 VIEW_SCHEMA: dict[str, JSON] = {
     "$schema": DRAFT,
     "title": "napoleons_triumph view",
@@ -531,7 +582,7 @@ VIEW_SCHEMA: dict[str, JSON] = {
             "board": _STR,
             "scenario": _STR,
             "viewer": _view_obj({"role": _STR, "side": {"enum": ["F", "AL", "@observer", None]}}),
-            "phase": {"enum": ["setup_AL", "setup_F", "turn", "over"]},
+            "phase": {"enum": ["auction", "setup_AL", "setup_F", "turn", "over"]},
             "round": _view_obj(
                 {"index": _INT, "of": _INT, "day": _INT, "hour": _NINT, "night": _BOOL}
             ),
@@ -550,7 +601,17 @@ VIEW_SCHEMA: dict[str, JSON] = {
                     },
                 }
             ),
-            "locks": _view_obj({"road": _INTS, "conquered": _INTS, "closed_approaches": _STRS}),
+            "locks": _view_obj(
+                {
+                    "road": _INTS,
+                    "reserve_entered": {
+                        **_INTS,
+                        "description": "locales whose reserve pieces entered this turn (NT-54 a)",
+                    },
+                    "conquered": _INTS,
+                    "closed_approaches": _STRS,
+                }
+            ),
             "units": {"type": "array", "items": _UNIT, "description": "own units on the map"},
             "enemy_units": {"type": "array", "items": _UNIT},
             "commanders": {
@@ -563,6 +624,7 @@ VIEW_SCHEMA: dict[str, JSON] = {
                         "position": {"anyOf": [_POS, {"type": "null"}]},
                         "units_on_map": _INT,
                         "commands_given": _INT,
+                        "arrived": {**_BOOL, "description": "entered this turn (NT-62)"},
                     }
                 ),
             },
@@ -577,12 +639,20 @@ VIEW_SCHEMA: dict[str, JSON] = {
             "pool": {"type": "array", "items": _UNIT},
             "attack": {"anyOf": [_ATTACK, {"type": "null"}]},
             "pending": {"anyOf": [_PENDING, {"type": "null"}]},
+            "ride_on": {
+                "anyOf": [_RIDE_ON, {"type": "null"}],
+                "description": "an open ride-on after a vacated road attack (NT-98); public",
+            },
             "result": {"type": ["object", "null"]},
             "standing_instructions": {
                 "type": "object",
                 "description": "own standing instructions (omniscient: side -> plans)",
             },
+            "auction": {
+                "anyOf": [_AUCTION, {"type": "null"}],
+                "description": "the auction for sides (NT-134, NT-135); public",
+            },
         },
-        optional=("standing_instructions",),
+        optional=("standing_instructions", "auction"),
     ),
 }

@@ -62,6 +62,9 @@ class TurnBook:
     corps_used: int = 0  # NT-37 (limit 5 for the Allies)
     reserve_entered: list[int] = field(default_factory=list)  # NT-54(a)
     road_locked: list[int] = field(default_factory=list)  # NT-54(b)
+    # NT-54(b) "kein anderer Spielstein" (L287): str(locale) -> the pieces of the corps that
+    # locked it (units and commander); they are not kept out. Empty lists are dropped in `dump`.
+    road_lockers: dict[str, list[str]] = field(default_factory=dict)
     conquered: list[int] = field(default_factory=list)  # NT-101
     closed: list[str] = field(default_factory=list)  # approach ids closed to attacks (NT-100)
     artillery_attacked: list[str] = field(default_factory=list)  # NT-99
@@ -122,7 +125,7 @@ class GameState:
     options: dict[str, JSON]
     roles: dict[str, str]  # role id -> side it plays (team play adds roles, not code)
     salt: str  # secret alias salt (never leaves the engine)
-    phase: str  # setup_AL | setup_F | turn | over
+    phase: str  # auction | setup_AL | setup_F | turn | over
     round: int  # 1-based index on the time track
     active: str
     turn_number: int  # counts player turns; alias epoch
@@ -141,6 +144,7 @@ class GameState:
     plans: dict[str, dict[str, JSON]] = field(default_factory=dict)  # side -> standing instructions
     next_attack_id: int = 1
     result: dict[str, JSON] | None = None
+    auction: dict[str, JSON] | None = None  # the auction for sides (NT-134, NT-135; auction.py)
 
 
 T = TypeVar("T")
@@ -166,7 +170,14 @@ def _to_json(value: object) -> JSON:
 
 
 def dump(state: GameState) -> JSON:
-    return _to_json(state)
+    out = _to_json(state)
+    assert isinstance(out, dict)
+    if out.get("auction") is None:
+        del out["auction"]  # games without the auction keep the form (and hashes) they had
+    turn = out.get("turn")
+    if isinstance(turn, dict) and not turn.get("road_lockers"):
+        del turn["road_lockers"]  # games without a road march keep the form they had
+    return out
 
 
 def _obj(data: JSON) -> dict[str, JSON]:

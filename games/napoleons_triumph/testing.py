@@ -8,8 +8,9 @@ through the real board loader (digest 5.1), and pieces placed by the digest's no
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import ParamSpec
 
 from games.core.protocol import JSON, Action, LogEntry, Rejection
 from games.core.rng import Rng
@@ -17,6 +18,7 @@ from games.napoleons_triumph.board import Board, parse_board, register_board
 from games.napoleons_triumph.context import shown_as
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, Commander, F, GameState, TurnBook, Unit
 
+_P = ParamSpec("_P")
 ROLE = {F: "french", AL: "allied"}
 PAIR_LOCALES = {"X": 1, "Y": 2, "Z1": 3, "Z2": 4, "W": 5, "L": 6}
 PAIR_APPROACHES: list[tuple[str, str, str]] = [
@@ -36,7 +38,7 @@ class Spec:
     sides: dict[str, dict[str, JSON]] = field(default_factory=dict)  # locale key -> side map
 
 
-def fragment(
+def fragment_doc(
     name: str,
     locales: Mapping[str, int],
     approaches: Iterable[tuple[str, str, str]],
@@ -50,11 +52,13 @@ def fragment(
     rounds: int = 10,
     santon: str | None = None,
     night_rounds: Iterable[int] = (),
-) -> Board:
-    """A board fragment; roads are (class, from key, to key, strand_from, strand_to) over the
-    approach joining them; entries are (id, side, locale key, strand, class, main);
-    commanders are (id, side, set-up locale key or None, reinforcement); night_rounds are the
-    indices of night rounds (NT-116)."""
+    scenario: str = "T",
+) -> dict[str, JSON]:
+    """The `nt-board/1` document of a board fragment (pass it as the option `board_data` with
+    `board_fragment: true`, or to `positions.build`); `fragment` builds and registers it.
+    Roads are (class, from key, to key, strand_from, strand_to) over the approach joining them;
+    entries are (id, side, locale key, strand, class, main); commanders are (id, side, set-up
+    locale key or None, reinforcement); night_rounds are the indices of night rounds (NT-116)."""
     specs = specs or {}
     capacity = capacity or {}
     stars = stars or {}
@@ -149,7 +153,7 @@ def fragment(
             for c in commanders
         ],
         "scenarios": {
-            "T": {
+            scenario: {
                 "name": "test",
                 "allied_start": "all_corps_on_board",
                 "starting_morale": {"F": 23, "AL": 27},
@@ -169,9 +173,25 @@ def fragment(
             "AL": [{"type": "INF", "strength": 2, "count": 1}],
         },
     }
-    board = parse_board(doc, name, fragment=True)
-    register_board(board)
-    return board
+    return doc
+
+
+def _registered(make: Callable[_P, dict[str, JSON]]) -> Callable[_P, Board]:
+    def build(*args: _P.args, **kw: _P.kwargs) -> Board:
+        doc = make(*args, **kw)
+        meta = doc["meta"]
+        assert isinstance(meta, dict)
+        board = parse_board(doc, str(meta["id"]), fragment=True)
+        register_board(board)
+        return board
+
+    return build
+
+
+# The board of `fragment_doc(name, ...)` (same arguments), validated by the board loader
+# (`parse_board` with `fragment=True`: the whole-map checks are skipped) and registered under
+# `name`, so `board_named(name)` and the option `{"board": name}` find it in this process.
+fragment = _registered(fragment_doc)
 
 
 def pair(name: str = "pair", **kw: object) -> Board:

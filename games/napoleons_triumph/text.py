@@ -404,16 +404,21 @@ def _detach(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
 
 
 def _ride(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
-    """`ride on via <places> [blocking <place>]`: the ride-on of a vacated road attack (NT-98)."""
+    """`ride on via <places> [blocking <place>]`, or `ride on blocking <place>` to end where the
+    cavalry stand (an empty path, NT-53): the ride-on of a vacated road attack (NT-98)."""
     head, clauses = _split(toks, frozenset({"via", "blocking"}))
     via = _once(clauses, "via")
-    if [t.key for t in head] != ["on"] or via is None:
-        raise TextError("write 'ride on via <places>'")
-    path = r.places_list(via)
     blocking = _once(clauses, "blocking")
+    if [t.key for t in head] != ["on"] or (via is None and blocking is None):
+        raise TextError("write 'ride on via <places>' or 'ride on blocking <place>'")
+    path = r.places_list(via) if via is not None else []
+    ride = r.ctx.state.ride_on
+    here = path[-1] if path else (ride or {}).get("locale")
+    if not isinstance(here, int):
+        raise TextError("no ride-on is open: write 'ride on via <places>'")
     end_app: str | None = None
     if blocking is not None:
-        _, end_app = r.end_at([path[-1]], blocking, [Tok(str(path[-1]))])
+        _, end_app = r.end_at([here], blocking, [Tok(str(here))])
     return "ride_on", {"path": list[JSON](path), "end_approach": end_app}
 
 
@@ -457,30 +462,36 @@ def _threaten(r: Reader, clauses: Clauses) -> tuple[str, dict[str, JSON]]:
         "guard_attack": guard is not None,
         "show_guard": r.unit(guard) if guard is not None else None,
     }
-    start = _once(clauses, "starting")  # a road attack (NT-68): where the cavalry start
-    via = _once(clauses, "via")
-    if start is not None:
-        src = r.place(start)
-        if len(src) != 1:
-            raise TextError("'starting' names one locale")
-        payload["road_from"] = src[0]
-        payload["road_path"] = list[JSON](r.places_list(via) if via else [])
-    elif via is not None:
-        raise TextError("'via' belongs to a road attack: write 'starting <place> via ...'")
+    if _once(clauses, "starting") is not None or _once(clauses, "via") is not None:
+        raise TextError(
+            "a threat names only the approach (NT-70); name a road attack's road when you "
+            "announce it: 'feint with unit <unit> by road via <places> block'"
+        )
     return "threaten", payload
 
 
 ATTACK_KEYS = frozenset(
     {"with", "corps", "unit", "detachment", "detach", "wide", "narrow", "leading", "target",
-     "artillery", "block", "reserve"}
+     "artillery", "block", "reserve", "by", "via"}
 )  # fmt: skip
+ROAD_KEYS = frozenset({"by", "via"})
 
 
 def _commands(r: Reader, clauses: Clauses) -> list[JSON]:
-    """`corps <commander> [detach <units>]`, `unit <unit>`, `detachment <commander> <units>`."""
+    """`corps <commander> [detach <units>]`, `unit <unit>`, `detachment <commander> <units>`;
+    a road attack's command adds `by road [via <places>]` (NT-68; no `via` when the cavalry
+    start in the attack locale)."""
     cmds: list[dict[str, JSON]] = []
     for key, words in clauses:
-        if key == "corps":
+        if key == "by":
+            if [t.key for t in words] != ["road"] or not cmds:
+                raise TextError("write 'unit <unit> by road via <places>'")
+            cmds[-1].update({"road": True, "path": []})
+        elif key == "via":
+            if not cmds or cmds[-1].get("road") is not True:
+                raise TextError("'via' follows 'by road': 'unit <unit> by road via <places>'")
+            cmds[-1]["path"] = list[JSON](r.places_list(words))
+        elif key == "corps":
             cmds.append({"kind": "corps_move", "commander": r.commander(words), "detach": []})
         elif key == "unit":
             cmds.append({"kind": "unit_move", "unit": r.unit(words)})
@@ -533,7 +544,7 @@ def _attack(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
 
 def _advance_payload(rest: Clauses, commands: list[JSON]) -> tuple[str, dict[str, JSON]]:
     keys = {k for k, _ in rest}
-    extra = keys - {"corps", "unit", "detachment", "detach", "artillery"}
+    extra = keys - {"corps", "unit", "detachment", "detach", "artillery", *ROAD_KEYS}
     if extra:
         raise TextError(f"after a vacate the attack takes no {', '.join(sorted(extra))}")
     return "declare_after_vacate", {"commands": commands, "artillery": "artillery" in keys}
@@ -554,7 +565,7 @@ def _feint(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     ends = keys & {"block", "reserve"}
     if len(ends) != 1:
         raise TextError("end the feint with 'block' or 'reserve'")
-    extra = keys - {"corps", "unit", "detachment", "detach", "block", "reserve"}
+    extra = keys - {"corps", "unit", "detachment", "detach", "block", "reserve", *ROAD_KEYS}
     if extra:
         raise TextError(f"a feint takes no {', '.join(sorted(extra))}")
     return "declare_feint", {"commands": _commands(r, rest), "end": ends.pop()}
@@ -588,7 +599,9 @@ def _no(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
         return "no_feint", {}
     if what in (["counter"], ["counter", "attack"], ["counterattack"]):
         return "counter", {"units": []}
-    raise TextError("write 'no feint' or 'no counter'")
+    if what == ["advance"]:  # after a vacate, when the retreat closed every way in (AMB-13)
+        return "declare_after_vacate", {"commands": []}
+    raise TextError("write 'no feint', 'no counter' or 'no advance'")
 
 
 def _odd(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
@@ -707,9 +720,34 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
+SIDE_WORDS = {"allies": "AL", "allied": "AL", "al": "AL", "french": "F", "france": "F", "f": "F"}
+
+
+def auction_line(line: str) -> tuple[str, dict[str, JSON]]:
+    """The auction for sides (NT-134, NT-135): `bid 3`, `pass`, `side french` / `side allies`."""
+    words = [t.key for t in _tokens(line)]
+    if words == ["pass"]:
+        return "auction_pass", {}
+    if len(words) == 2 and words[0] == "bid":
+        if not words[1].isdigit() or len(words[1]) > 4:
+            raise TextError(f"{words[1][:20]!r} is not a bid; write a whole number, e.g. bid 3")
+        return "auction_bid", {"amount": int(words[1])}
+    if len(words) == 2 and words[0] == "side" and words[1] in SIDE_WORDS:
+        return "auction_choose_side", {"side": SIDE_WORDS[words[1]]}
+    raise TextError("during the auction an order is 'bid <n>', 'pass' or 'side french|allies'")
+
+
 def parse_orders(ctx: Ctx, role: str, text: str) -> list[Action] | Rejection:
     """The parser proper; it raises only on a bug (parse_text catches even that)."""
     side = ctx.state.roles.get(role)
+    if side is None and ctx.state.phase == "auction" and role in ("player_1", "player_2"):
+        orders: list[Action] = []
+        for n, line in _lines(text):
+            try:
+                orders.append(Action(role, *auction_line(line)))
+            except TextError as e:
+                return Rejection(RULE, f"line {n}: {e}", f"/line/{n}")
+        return orders or Rejection(RULE, "the text holds no order", "/")
     if side is None:
         return Rejection("NT-140", f"{role!r} plays no side in this game", "/role")
     r = Reader(ctx, side)

@@ -13,7 +13,9 @@ from collections import Counter
 from collections.abc import Iterable
 
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT
+from games.napoleons_triumph.auction import high_bid, max_bid
 from games.napoleons_triumph.context import Ctx, unit_alias
+from games.napoleons_triumph.movement import LOCAL_ROAD_REACH, MAIN_ROAD_REACH
 from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, POOL, Attack, F, GameState, Unit
 
@@ -51,6 +53,7 @@ def unit_view(state: GameState, viewer: str | None, u: Unit) -> dict[str, JSON]:
         out["moves"] = u.moves
         out["named_via"] = list(u.named_via)
         out["retreated"] = u.retreated
+        out["arrived"] = u.arrived  # NT-62(a): entered as a reinforcement this turn
     return out
 
 
@@ -113,6 +116,40 @@ def pending_view(state: GameState, viewer: str | None) -> JSON:
     return out
 
 
+def auction_view(state: GameState) -> JSON:
+    auction = state.auction
+    assert auction is not None
+    out = copy.deepcopy(auction)
+    out["high_bid"] = high_bid(auction)
+    out["max_bid"] = max_bid(state)
+    return out
+
+
+def ride_on_view(state: GameState, viewer: str | None) -> JSON:
+    """An open ride-on (NT-98): the road attack's cavalry may still move on by road. Public, like
+    the road attack that opened it: the units (own ids, enemy aliases), where they stand, the
+    road strand they are on, the locales entered so far and how many are left (NT-51)."""
+    ride = state.ride_on
+    if ride is None:
+        return None
+    units = ride["units"]
+    assert isinstance(units, list)
+    entered = ride["entered"]
+    assert isinstance(entered, int)
+    reach = MAIN_ROAD_REACH if ride["main_only"] else LOCAL_ROAD_REACH
+    return {
+        "side": ride["side"],
+        "command": ride["kind"],
+        "commander": ride["commander"],
+        "units": jlist(sorted(ref(state, viewer, str(u)) for u in units)),
+        "locale": ride["locale"],
+        "strand": ride["strand"],
+        "entered": entered,
+        "main_only": ride["main_only"],
+        "road_left": max(0, reach - entered),
+    }
+
+
 def view(ctx: Ctx, role: str) -> JSON:
     state = ctx.state
     viewer = viewer_side(state, role)
@@ -133,6 +170,7 @@ def view(ctx: Ctx, role: str) -> JSON:
             "position": {"locale": c.loc, "approach": c.app} if c.where == MAP else None,
             "units_on_map": len([u for u in units_map if u.corps == c.id]),
             "commands_given": c.commands,
+            "arrived": c.arrived,  # NT-62(b): entered this turn (public, like the entry)
         }
         for c in sorted(state.commanders.values(), key=lambda c: c.id)
     ]
@@ -203,6 +241,7 @@ def view(ctx: Ctx, role: str) -> JSON:
         },
         "locks": {
             "road": jlist(sorted(state.turn.road_locked)),
+            "reserve_entered": jlist(sorted(state.turn.reserve_entered)),  # NT-54(a)
             "conquered": jlist(sorted(state.turn.conquered)),
             "closed_approaches": jlist(sorted(state.turn.closed)),
         },
@@ -214,8 +253,11 @@ def view(ctx: Ctx, role: str) -> JSON:
         "pool": pool,
         "attack": None if state.attack is None else attack_view(state, viewer, state.attack),
         "pending": pending_view(state, viewer),
+        "ride_on": ride_on_view(state, viewer),
         "result": state.result,
     }
+    if state.auction is not None:  # NT-134, NT-135: the auction is public (bids in turn, L637)
+        out["auction"] = auction_view(state)
     if viewer is not None and viewer in state.plans:
         out["standing_instructions"] = copy.deepcopy(state.plans[viewer])
     elif viewer is None:

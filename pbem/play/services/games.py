@@ -118,9 +118,6 @@ def game_create(
             f"unknown scenario {scenario!r}; {ruleset_id} has {ruleset.scenarios()}"
         )
     roles = [r.id for r in ruleset.roles(scenario, options)]
-    unknown = sorted(set(seats) - set(roles))
-    if unknown:
-        raise BadGameRequest(f"unknown roles {unknown}; this game has {roles}")
     _one_seat_each(list(seats.values()), hot_seat)
     seed = secrets.token_bytes(32)
     game = Game(
@@ -145,6 +142,9 @@ def game_create(
         where = getattr(rejection, "path", "")
         message = f"{rule} ({where}): {message}" if rule else message
         raise BadGameRequest(f"the game cannot be set up: {message}") from None
+    unknown = sorted(set(seats) - set(roles))  # after set-up, which names a refused option first
+    if unknown:
+        raise BadGameRequest(f"unknown roles {unknown}; this game has {roles}")
     dumped = ruleset.dump(state)
     digest = state_hash(dumped)
     with transaction.atomic():

@@ -1,7 +1,7 @@
 """NT-19: the option `board` names a shipped board by its id, never a path (issue 10 item 1).
 Any path-like or unknown value is refused without reading the file system, with the same message
-shape whether or not a file exists there and without any of a file's content; a board given as
-data (`board_data`) is refused by name."""
+shape whether or not a file exists there and without any of a file's content. A board given as
+data (`board_data`, issue 11) is never a path: see test_outside_testing.py."""
 
 from __future__ import annotations
 
@@ -93,9 +93,9 @@ def test_a_board_that_is_not_a_string_is_refused(value: JSON) -> None:
     assert "austerlitz-published" in e.rejection.message
 
 
-def test_board_data_is_refused_by_name() -> None:
-    """NT-19: a custom board as data is not supported yet; refused by name, nothing echoed."""
+def test_board_and_board_data_together_are_refused() -> None:
+    """NT-19: a board is named by id or given as data (issue 11), not both; nothing is echoed."""
     e = refusal({"board": "austerlitz", "board_data": {"schema": "nt-board/1", "secret": "zz9"}})
-    assert (e.rejection.rule, e.rejection.path) == ("NT-19", "/options/board_data")
+    assert (e.rejection.rule, e.rejection.path) == ("NT-19", "/options/board")
     assert "board_data" in e.rejection.message
     assert "zz9" not in e.rejection.message

@@ -138,7 +138,7 @@ def test_payload_errors_name_the_kind_and_every_unknown_field() -> None:
     unknown = R.payload_errors("bogus", {})
     assert [(r.rule, r.path) for r in unknown] == [("unknown_kind", "/kind")]
     assert "bogus" in unknown[0].message
-    assert R.payload_errors("auction_bid", {})[0].rule == "NT-134"
+    assert R.payload_errors("auction_bid", {})[0].rule == "schema"  # NT-134: amount is required
 
     errors = R.payload_errors("end_turn", {"foo": 1, "bar": 2})
     assert [(r.rule, r.path) for r in errors] == [
@@ -307,13 +307,9 @@ def test_rare_decisions_list_legal_payloads(decision: str) -> None:
         t = Table(
             position(board, ["F u1 INF2 @X.XY [-]", "F u2 CAV2 @X.R [-]", "AL a1 INF2 @Y.R [-]"])
         )
-        road: JSON = {"kind": "unit_move", "unit": "u2", "road": True}
+        road: JSON = {"kind": "unit_move", "unit": "u2", "road": True, "path": []}
         steps = [
-            (
-                "F",
-                "threaten",
-                {"attack_locale": 1, "approach": "XY", "road_from": 1, "road_path": []},
-            ),
+            ("F", "threaten", {"attack_locale": 1, "approach": "XY"}),
             ("AL", "vacate", {"retreat": {"destinations": {"a1": 3}}}),
             ("F", "declare_after_vacate", {"commands": [road]}),
         ]

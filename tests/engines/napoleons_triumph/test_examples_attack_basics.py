@@ -1,8 +1,8 @@
 """Attack basics: vacate and feint (NT-T8, NT-T9), retreat losses (NT-T12), naming defenders and
 leading units (NT-T26..NT-T30). Rule ids in docstrings; exact numbers asserted.
 
-Road attacks (NT-68, NT-98 ride_on) are not implemented: the road parts of NT-T8 and NT-T9 are
-asserted to be refused with NT-68, and the rest of each example is played with ordinary moves."""
+The road parts of NT-T8 and NT-T9 are in test_road_attacks.py; here each example is played with
+ordinary moves, and a road declaration where no road serves is refused."""
 
 from __future__ import annotations
 
@@ -33,9 +33,10 @@ def _unit(uid: str, **extra: JSON) -> dict[str, JSON]:
 
 def test_t8_vacate_then_unit_move_in() -> None:
     """NT-T8 (seed L461-464, example 1): AL vacates Y; a1 (unnamed reserve infantry, narrow
-    defense approach) loses 1 and goes to Z1; the road declaration is refused (NT-68, not
-    implemented); an ordinary Unit Move of u2 enters Y.R. NT-71, NT-75, NT-102, NT-104, NT-105,
-    NT-109, NT-112, NT-101 (no conquest lock after a vacate)."""
+    defense approach) loses 1 and goes to Z1; a road declaration off the road is refused (NT-68;
+    the road attack itself: test_road_attacks.py); an ordinary Unit Move of u2 enters Y.R.
+    NT-71, NT-75, NT-102, NT-104, NT-105, NT-109, NT-112, NT-101 (no conquest lock after a
+    vacate)."""
     board = pair("ab_t8", roads=[("local", "X", "Y", 0, 0), ("local", "Y", "Z1", 0, 0)])
     t = Table(position(board, ["F u1 INF2 @X.XY [-]", "F u2 CAV2 @X.R [-]", "AL a1 INF2 @Y.R [-]"]))
     t.play("F", "threaten", {"attack_locale": 1, "approach": "XY"})
@@ -52,7 +53,10 @@ def test_t8_vacate_then_unit_move_in() -> None:
     assert t.state.morale == {"F": 23, "AL": 26}
     assert t.state.pending is not None
     assert t.state.pending.kind == "after_vacate"
-    road_decl: dict[str, JSON] = {"commands": [_unit("u2", road=True)], "artillery": False}
+    road_decl: dict[str, JSON] = {
+        "commands": [_unit("u2", road=True, path=[5])],
+        "artillery": False,
+    }  # the road must end in the attack locale X
     assert t.refuse("F", "declare_after_vacate", road_decl).rule == "NT-68"
     t.play("F", "declare_after_vacate", {"commands": [_unit("u2")]})
     assert (t.unit("u2").loc, t.unit("u2").app) == (2, None)
@@ -68,17 +72,18 @@ def test_t8_vacate_then_unit_move_in() -> None:
     assert t.refuse("F", "threaten", {"attack_locale": 2, "approach": "YZ1"}).rule == "NT-70"
 
 
-def test_t8_road_threat_refused() -> None:
-    """NT-T8 / NT-T48: a threat marked as a road attack is refused while road attacks are not
-    implemented. NT-68."""
+def test_t8_road_threat_names_only_the_approach() -> None:
+    """NT-T8 / NT-T48, NT-70 (L335): a threat names only the approach, never a road; one that only
+    a road attack (NT-68) could back is accepted as it is."""
     board = pair("ab_t8r", roads=[("local", "W", "X", 0, 0), ("local", "X", "Y", 0, 0)])
     t = Table(position(board, ["F u2 CAV2 @W.R [-]", "AL a1 INF2 @Y.R [-]"]))
     assert (
         t.refuse("F", "threaten", {"attack_locale": 1, "approach": "XY", "road_path": [1]}).rule
-        == "NT-68"
-    )
-    # without the road the attack locale X holds no French piece
-    assert t.refuse("F", "threaten", {"attack_locale": 1, "approach": "XY"}).rule == "NT-64"
+        == "schema"
+    )  # a threat names no road (NT-70)
+    # the attack locale X holds no French piece, but u2 could come by road from W
+    t.play("F", "threaten", {"attack_locale": 1, "approach": "XY"})
+    assert not any("road" in line for line in t.lines_for("allied"))
 
 
 # ----------------------------------------------------------------------------- NT-T9 feint
@@ -91,15 +96,15 @@ def test_t9_road_feint_refused() -> None:
     t = Table(position(board, ["F u1 CAV2 @W.R [-]", "AL a1 INF2 @Y.R [-]"]))
     assert (
         t.refuse("F", "threaten", {"attack_locale": 1, "approach": "XY", "road_path": [1]}).rule
-        == "NT-68"
-    )
+        == "schema"
+    )  # a threat names no road (NT-70)
     t2 = Table(position(board, ["F u1 CAV2 @X.R [-]", "AL a1 INF2 @Y.R [-]"]))
     t2.play("F", "threaten", {"attack_locale": 1, "approach": "XY"})
     t2.play("AL", "defend", {"named": ["a1"], "leading": ["a1"]})
     assert (
         t2.refuse("F", "declare_feint", {"commands": [_unit("u1", road=True)], "end": "block"}).rule
-        == "NT-68"
-    )
+        == "schema"
+    )  # a road attack's command names its road (path)
 
 
 def test_t9_feint_by_unit_move_from_reserve() -> None:

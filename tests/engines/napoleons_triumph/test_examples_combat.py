@@ -682,21 +682,21 @@ def test_t47_artillery_attack_after_vacate() -> None:
                                        "to": {"locale": 2, "approach": None}}).rule == "NT-43"
 
 
-def test_t48_road_attacks_not_implemented() -> None:
-    """NT-T48: road attacks are not implemented yet: the engine refuses them with NT-68, and
-    ride_on with NT-98."""
+def test_t48_road_attacks_named_at_the_announcement() -> None:
+    """NT-T48, NT-70 (L335): a threat names no road (a road_path there is no field of it), a
+    road attack's command names its road (`path`), and ride_on without a ride-on is NT-98."""
     board = pair("t48", roads=[("local", "W", "X", 0, 0), ("local", "X", "Y", 0, 0),
                                ("local", "Y", "Z1", 0, 0)])
     t = Table(position(board, ["F u1 CAV2 @W.R [-]", "F u2 INF2 @X.R [-]",
                                "AL a1 INF2 @Y.R [-]"]))
     assert t.refuse("F", "threaten", {"attack_locale": 1, "approach": "XY",
-                                      "road_path": [1, 2]}).rule == "NT-68"
+                                      "road_path": [1, 2]}).rule == "schema"
     assert t.refuse("F", "ride_on", {"path": [2]}).rule == "NT-98"
     t.play("F", "threaten", {"attack_locale": 1, "approach": "XY"})
     t.play("AL", "defend", {"named": ["a1"], "leading": []})
     assert t.refuse("F", "declare_feint", {"commands": [{"kind": "unit_move", "unit": "u1",
                                                          "road": True}],
-                                           "end": "reserve"}).rule == "NT-68"
+                                           "end": "reserve"}).rule == "schema"  # no path
 
 
 # ----------------------------------------------------------------------------- combined

@@ -149,11 +149,13 @@ def test_t64_dec1_two_allied_corps_on_the_map() -> None:
     assert t.state.morale == {"F": 23, "AL": 27}  # no surprise bonus for the Allies
 
 
-def test_t65_auction_not_implemented_balance_by_agreement() -> None:
-    """NT-T65: the auction is not implemented: auction_bid is refused with NT-134 (pass and side
-    choice with NT-135); the balance by agreement reduces one side's starting morale. NT-133."""
+def test_t65_no_auction_without_the_option_balance_by_agreement() -> None:
+    """NT-T65: without the option {"balance": "auction"} auction_bid is refused with NT-134
+    (pass with NT-135; the auction itself: test_rule_defects_e5.py); the balance by agreement
+    reduces one side's starting morale. NT-133."""
     state = RULESET.setup(GameConfig("DEC2", {"board": "austerlitz"}), Rng(1))
-    assert RULESET.validate(state, Action("allied", "auction_bid", {"bid": 0}))[0].rule == "NT-134"
+    bid = RULESET.validate(state, Action("allied", "auction_bid", {"amount": 0}))
+    assert bid[0].rule == "NT-134"
     assert RULESET.validate(state, Action("french", "auction_pass", {}))[0].rule == "NT-135"
     state = RULESET.setup(GameConfig("DEC2", {"board": "austerlitz",
                                               "balance": {"side": "AL", "reduce": 3}}), Rng(1))

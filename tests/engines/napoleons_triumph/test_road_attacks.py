@@ -16,15 +16,16 @@ from games.napoleons_triumph.testing import (
 X, Y, Z1, W = 1, 2, 3, 5
 
 
-def road_cmd(unit: str) -> dict[str, JSON]:
-    return {"kind": "unit_move", "unit": unit, "road": True}
+def road_cmd(unit: str, path: list[int] | None = None) -> dict[str, JSON]:
+    """A road attack's command: the road (`path`, up to the attack locale) is named with it."""
+    return {"kind": "unit_move", "unit": unit, "road": True, "path": list[JSON](path or [])}
 
 
 def test_t8_vacate_then_road_attack_and_ride_on() -> None:
     """NT-T8 (seed L461-464, example 1): NT-75, NT-105 (reserve infantry), NT-109, NT-98."""
     board = pair("road_t8", roads=[("local", "X", "Y", 0, 0), ("local", "Y", "Z1", 0, 0)])
     t = Table(position(board, ["F u1 INF2 @X.XY [-]", "F u2 CAV2 @X.R [-]", "AL a1 INF2 @Y.R [-]"]))
-    t.play("F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": X, "road_path": []})
+    t.play("F", "threaten", {"attack_locale": X, "approach": "XY"})
     t.play("AL", "vacate", {"retreat": {"destinations": {"a1": Z1}}})
     assert t.face("a1") == "INF1"  # unnamed reserve infantry, narrow defense approach: 1
     assert t.unit("a1").loc == Z1
@@ -40,23 +41,24 @@ def test_t8_vacate_then_road_attack_and_ride_on() -> None:
     assert ride is not None
     assert ride["entered"] == 1  # one of the 2 locales of a local-road move is left
     # u2 may ride on into Z1, now Allied: a new road-attack threat across YZ1
-    t.play(
-        "F", "threaten", {"attack_locale": Y, "approach": "YZ1", "road_from": Y, "road_path": []}
-    )
-    assert t.state.attack is not None
-    assert t.state.attack.ride
+    t.play("F", "threaten", {"attack_locale": Y, "approach": "YZ1"})
+    assert t.state.ride_on is not None  # the threat says nothing of the road (NT-70)
+    t.play("AL", "defend", {"named": ["a1"], "leading": []})
+    used = t.state.turn.independent_used
+    t.play("F", "declare_feint", {"commands": [road_cmd("u2")], "end": "block"})
+    assert (t.unit("u2").loc, t.unit("u2").app) == (Y, "YZ1")
+    assert t.state.turn.independent_used == used  # the ride-on continues the same command
+    assert t.state.ride_on is None
 
 
 def test_t9_road_attack_must_be_a_feint() -> None:
     """NT-T9 (seed L466-476, example 2): NT-68, NT-76, NT-77(b), NT-78, NT-100."""
     board = pair("road_t9", roads=[("local", "W", "X", 0, 0), ("local", "X", "Y", 0, 0)])
     t = Table(position(board, ["F u1 CAV2 @W.R [-]", "AL a1 INF2 @Y.R [-]"]))
-    t.play(
-        "F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": W, "road_path": [X]}
-    )
+    t.play("F", "threaten", {"attack_locale": X, "approach": "XY"})
     t.play("AL", "defend", {"named": ["a1"], "leading": ["a1"]})
     assert t.refuse("F", "no_feint").rule == "NT-76"
-    t.play("F", "declare_feint", {"commands": [road_cmd("u1")], "end": "block"})
+    t.play("F", "declare_feint", {"commands": [road_cmd("u1", [X])], "end": "block"})
     assert (t.unit("u1").loc, t.unit("u1").app) == (X, "XY")
     assert (t.unit("a1").loc, t.unit("a1").app) == (Y, "XY")  # must block with a named piece
     assert not any("a1" in line for line in t.lines_for("french"))  # never named to F
@@ -81,19 +83,22 @@ def test_t48_local_road_leaves_no_ride_on_but_main_road_does() -> None:
         t.play(
             "F",
             "threaten",
-            {"attack_locale": X, "approach": "XY", "road_from": W, "road_path": [X]},
+            {"attack_locale": X, "approach": "XY"},
         )
         t.play("AL", "vacate", {"retreat": {"destinations": {"a1": Z1}}})
         assert (
-            t.refuse("F", "declare_after_vacate", {"commands": [road_cmd("i1")]}).rule == "NT-68"
+            t.refuse("F", "declare_after_vacate", {"commands": [road_cmd("i1", [X])]}).rule
+            == "NT-68"
         )  # infantry
         assert (
             t.refuse(
-                "F", "declare_after_vacate", {"commands": [road_cmd("u1"), road_cmd("i1")]}
+                "F",
+                "declare_after_vacate",
+                {"commands": [road_cmd("u1", [X]), road_cmd("i1", [X])]},
             ).rule
             == "NT-68"
         )
-        t.play("F", "declare_after_vacate", {"commands": [road_cmd("u1")]})
+        t.play("F", "declare_after_vacate", {"commands": [road_cmd("u1", [X])]})
         assert t.unit("u1").loc == Y
         assert (t.state.ride_on is not None) == expect_ride
 
@@ -107,7 +112,7 @@ def test_ride_on_continues_and_any_other_command_ends_it() -> None:
         roads=[("main", "X", "Y", 0, 0), ("main", "Y", "Z1", 0, 0), ("main", "Z1", "Z2", 0, 0)],
     )
     t = Table(position(board, ["F u2 CAV2 @X.R [-]", "F u3 INF2 @X.R [-]", "AL a1 INF2 @Y.R [-]"]))
-    t.play("F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": X, "road_path": []})
+    t.play("F", "threaten", {"attack_locale": X, "approach": "XY"})
     t.play("AL", "vacate", {"retreat": {"destinations": {"a1": 4}}})
     t.play("F", "declare_after_vacate", {"commands": [road_cmd("u2")]})
     assert t.state.ride_on is not None
@@ -118,9 +123,7 @@ def test_ride_on_continues_and_any_other_command_ends_it() -> None:
     assert t.refuse("F", "ride_on", {"path": [Y]}).rule == "NT-98"
     # a fresh case: the ride-on is dropped by another command
     t2 = Table(position(board, ["F u2 CAV2 @X.R [-]", "F u3 INF2 @X.R [-]", "AL a1 INF2 @Y.R [-]"]))
-    t2.play(
-        "F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": X, "road_path": []}
-    )
+    t2.play("F", "threaten", {"attack_locale": X, "approach": "XY"})
     t2.play("AL", "vacate", {"retreat": {"destinations": {"a1": 4}}})
     t2.play("F", "declare_after_vacate", {"commands": [road_cmd("u2")]})
     t2.play("F", "unit_move", {"unit": "u3", "to": {"locale": W, "approach": None}})
@@ -144,38 +147,30 @@ def test_t141_corps_that_must_halt_cannot_attack_by_road() -> None:
             ],
         )
     )
-    t.play(
-        "F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": W, "road_path": [X]}
-    )
+    t.play("F", "threaten", {"attack_locale": X, "approach": "XY"})
     t.play("AL", "defend", {"named": ["a1", "a2", "kutuzov"], "leading": []})
-    corps: JSON = {"kind": "corps_move", "commander": "murat", "road": True}
+    corps: JSON = {"kind": "corps_move", "commander": "murat", "road": True, "path": [X]}
     assert t.refuse("F", "declare_feint", {"commands": [corps], "end": "block"}).rule == "NT-141"
-    t.play("F", "declare_feint", {"commands": [road_cmd("c3")], "end": "reserve"})
+    t.play("F", "declare_feint", {"commands": [road_cmd("c3", [X])], "end": "reserve"})
     assert (t.unit("c3").loc, t.unit("c3").app) == (X, None)
 
 
 def test_road_threat_needs_a_road_and_cavalry() -> None:
-    """NT-68: the road must cross the attack approach within the road distance; cavalry only."""
+    """NT-68: the road must cross the attack approach within the road distance; cavalry only.
+    The threat names no road (NT-70): the road is checked at the announcement."""
     board = pair("road_bad", roads=[("local", "W", "X", 0, 0)])
     t = Table(position(board, ["F u1 CAV2 @W.R [-]", "F i1 INF2 @X.R [-]", "AL a1 INF2 @Y.R [-]"]))
-    assert (
-        t.refuse(
-            "F",
-            "threaten",
-            {"attack_locale": X, "approach": "XY", "road_from": W, "road_path": [X]},
-        ).rule
-        == "NT-68"
-    )
-    assert (
-        t.refuse("F", "threaten", {"attack_locale": X, "approach": "XY", "road_path": [X]}).rule
-        == "NT-68"
-    )
-    assert (
-        t.refuse(
-            "F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": X, "road_path": []}
-        ).rule
-        == "NT-68"
-    )  # no cavalry in X
+    bad = t.refuse("F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": W})
+    assert (bad.rule, bad.path) == ("schema", "/payload/road_from")
+    t.play("F", "threaten", {"attack_locale": X, "approach": "XY"})  # i1 backs it
+    t.play("AL", "defend", {"named": ["a1"], "leading": []})
+    no_road = t.refuse("F", "declare_feint", {"commands": [road_cmd("u1", [X])], "end": "block"})
+    assert (no_road.rule, no_road.path) == ("NT-68", "/commands/0/path")
+    infantry = t.refuse("F", "declare_feint", {"commands": [road_cmd("i1")], "end": "block"})
+    assert infantry.rule == "NT-68"  # cavalry only
+    # without i1 nothing could back a threat from X: no road crosses XY
+    t2 = Table(position(board, ["F u1 CAV2 @W.R [-]", "AL a1 INF2 @Y.R [-]"]))
+    assert t2.refuse("F", "threaten", {"attack_locale": X, "approach": "XY"}).rule == "NT-64"
 
 
 def test_retreat_onto_the_road_blocks_the_road_attack() -> None:
@@ -189,12 +184,13 @@ def test_retreat_onto_the_road_blocks_the_road_attack() -> None:
         roads=[("main", "Z2", "Z1", 0, 0), ("main", "Z1", "X", 0, 0), ("main", "X", "Y", 0, 0)],
     )
     t = Table(position(board, ["F u1 CAV2 @Z2.R [-]", "AL a1 INF2 @Y.R [-]"]))
-    t.play(
-        "F", "threaten", {"attack_locale": X, "approach": "XY", "road_from": 4, "road_path": [3, X]}
-    )
+    t.play("F", "threaten", {"attack_locale": X, "approach": "XY"})
     t.play("AL", "vacate", {"retreat": {"destinations": {"a1": 3}}})
     assert t.unit("a1").loc == 3  # on the road
-    assert t.refuse("F", "declare_after_vacate", {"commands": [road_cmd("u1")]}).rule == "NT-47"
+    assert (
+        t.refuse("F", "declare_after_vacate", {"commands": [road_cmd("u1", [3, X])]}).rule
+        == "NT-47"
+    )
     t.play("F", "declare_after_vacate", {"commands": []})
     assert (t.unit("u1").loc, t.unit("u1").moves) == (4, 0)
     assert t.state.attack is None

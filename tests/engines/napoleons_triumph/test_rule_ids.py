@@ -627,8 +627,7 @@ def test_nt145_reinforcement_road_attack_is_not_implemented() -> None:
     )
     assert refused.rule == "NT-145"
     assert "not implemented" in refused.message
-    assert t.refuse("F", "threaten", {"attack_locale": W, "approach": "XW", "road_from": W,
-                                      "road_path": []}).rule == "NT-68"  # fmt: skip
+    assert t.refuse("F", "threaten", {"attack_locale": W, "approach": "XW"}).rule == "NT-64"
     t.play("F", "enter_reinforcement", {"command": "unit_move", "unit": "d1", "entry": "EF",
                                         "path": [W]})  # fmt: skip
     assert t.unit("d1").loc == W

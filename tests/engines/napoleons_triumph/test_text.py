@@ -521,6 +521,8 @@ def render(state: GameState, side: str, action: Action) -> str | None:
             else:
                 det = c.get("detach") or []
                 out.append(f"corps {c['commander']}" + (f" detach {ids(det)}" if det else ""))
+            if c.get("road"):  # a road attack's command names its road (NT-68)
+                out.append("by road" + (f" via {ids(c['path'])}" if c.get("path") else ""))
         return " ".join(out)
 
     def alias(uid: JSON) -> str:
@@ -546,9 +548,6 @@ def render(state: GameState, side: str, action: Action) -> str | None:
         )
     if k == "threaten":
         g = f" guard {p['show_guard']}" if p.get("guard_attack") else ""
-        if p.get("road_from") is not None:
-            via = p.get("road_path") or []
-            g += f" starting {p['road_from']}" + (f" via {ids(via)}" if via else "")
         return f"attack from {p['attack_locale']} towards {p['approach']}{g}"
     if k == "end_turn":
         return "end turn"
@@ -565,6 +564,8 @@ def render(state: GameState, side: str, action: Action) -> str | None:
         return "no feint"
     if k == "declare_feint":
         return f"feint with {cmds(p['commands'])} {p['end']}"
+    if k == "declare_after_vacate" and not p["commands"]:
+        return "no advance"
     if k == "declare_after_vacate":
         return f"advance with {cmds(p['commands'])}" + (" artillery" if p.get("artillery") else "")
     if k == "declare_attack":
@@ -603,7 +604,8 @@ def render(state: GameState, side: str, action: Action) -> str | None:
         return f"hold {ids(p['pieces'])}"
     if k == "ride_on":
         end = p.get("end_approach")
-        return f"ride on via {ids(p['path'])}" + (f" blocking {end}" if end else "")
+        via = f" via {ids(p['path'])}" if p["path"] else ""  # [] ends blocking where they stand
+        return f"ride on{via}" + (f" blocking {end}" if end else "")
     return None  # set-up orders and standing instructions have no text form
 
 

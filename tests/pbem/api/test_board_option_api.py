@@ -53,13 +53,48 @@ def test_existing_and_missing_paths_answer_identically(
     assert len(bodies) == 1
 
 
-def test_board_data_is_refused_by_name(alice_client: APIClient, alice: User) -> None:
+def test_board_and_board_data_together_are_refused(alice_client: APIClient, alice: User) -> None:
     response = create(alice_client, {"board": "austerlitz", "board_data": {"meta": "zz9-secret"}})
     assert response.status_code == 400
     detail = response.json()["detail"]
     assert "NT-19" in detail
     assert "board_data" in detail
     assert "zz9-secret" not in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_board_given_as_data_is_accepted_and_replays(
+    alice_client: APIClient, alice: User
+) -> None:
+    """Issue 11: a fragment board as data (scenario DEC2) makes a game whose state names the board
+    `custom-<sha256>` and whose view works after the board cache is cleared; a broken one is a
+    400 naming NT-19 and the place of each error."""
+    from games.napoleons_triumph import board_data
+    from games.napoleons_triumph.positions import custom_board_id
+    from games.napoleons_triumph.testing import PAIR_APPROACHES, PAIR_LOCALES, fragment_doc
+
+    doc = fragment_doc(
+        "api-pair",
+        PAIR_LOCALES,
+        PAIR_APPROACHES,
+        commanders=[("soult", "F", "X", False), ("kutuzov", "AL", "Y", False)],
+        scenario="DEC2",
+    )
+    options = {"board_data": doc, "board_fragment": True}
+    response = create(alice_client, options)
+    assert response.status_code == 201, response.content
+    game_id = response.json()["id"]
+    board_data.clear_cache()
+    view = alice_client.get(f"/api/v1/games/{game_id}/view")
+    assert view.status_code == 200, view.content
+    assert view.json()["view"]["board"] == custom_board_id(doc, fragment=True)
+    doc["locales"][0]["capacity"] = "lots"  # type: ignore[call-overload,index]
+    bad = create(alice_client, options)
+    assert bad.status_code == 400
+    detail = bad.json()["detail"]
+    assert "NT-19" in detail
+    assert "/options/board_data" in detail
+    assert "locale 1 (locales[0]): field 'capacity' must be an integer" in detail
 
 
 def test_a_shipped_board_id_is_accepted(alice_client: APIClient, alice: User) -> None:
