@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
+from games.napoleons_triumph.board import Entry, RoadStep
 from games.napoleons_triumph.commands import MovePlan, plan_move, spend
 from games.napoleons_triumph.context import Ctx, U, Us
 from games.napoleons_triumph.errors import Illegal, require
@@ -28,7 +29,8 @@ from games.napoleons_triumph.movement import (
 )
 from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_at
-from games.napoleons_triumph.state import MAP, Attack, clone, other
+from games.napoleons_triumph.reinforcements import arrive, entering_plan
+from games.napoleons_triumph.state import MAP, OFFMAP, Attack, clone, other
 
 
 def is_road(raw: list[dict[str, JSON]]) -> bool:
@@ -96,6 +98,44 @@ def check_road(ctx: Ctx, side: str, atk: Attack, src: int, path: list[int], wher
     )
 
 
+def check_entry_road(
+    ctx: Ctx, side: str, atk: Attack, entry: Entry, path: list[int], where: str
+) -> None:
+    """The road of a road attack made as the cavalry enter (NT-145, NT-60, AMB-15): from the
+    entry area along `path` (the entry locale first, ending with the attack locale) across the
+    attack approach within the road distance; the entry locale counts as the first locale."""
+    require(
+        bool(path) and path[0] == entry.locale,
+        "NT-60",
+        f"the path must begin with the entry locale {entry.locale}",
+        f"{where}/path",
+    )
+    require(
+        path[-1] == atk.att_locale,
+        "NT-68",
+        f"the road ends in the attack locale {atk.att_locale}",
+        f"{where}/path",
+    )
+    for i, loc in enumerate(path):
+        require(
+            occupant(ctx.state, loc) != other(side),
+            "NT-47",
+            f"locale {loc} on the road is held by the enemy",
+            f"{where}/path/{i}",
+        )
+    found = routes(
+        ctx, [(entry.locale, entry.strand)], [*path[1:], atk.def_locale], entry.road_class
+    )
+    n = len(path) + 1
+    require(
+        any(n <= (MAIN_ROAD_REACH if r.main_only else LOCAL_ROAD_REACH) for r in found),
+        "NT-68",
+        f"no road from entry area {entry.id} through {path} crosses {atk.approach} within the "
+        "road distance",
+        f"{where}/path",
+    )
+
+
 def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     """The road attack's command, announced in step (3) (a feint) or after a vacate (NT-68, NT-75,
     NT-77): only now does the attacker name the pieces and the road (NT-70, L335)."""
@@ -118,12 +158,18 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     )
     path = P.ints(spec, "path", "/commands/0", required=True)
     ride = ride_group(ctx)
-    if ride is not None and ride.side == atk.attacker:
+    entry: Entry | None = None
+    if spec.get("entry") is not None:  # NT-145: cavalry reinforcements attack as they enter
+        plan, entry = entering_plan(ctx, atk.attacker, kind, spec, "/commands/0")
+        src, continuing = entry.locale, False
+    elif ride is not None and ride.side == atk.attacker:
         named = spec.get("unit") if kind == "unit_move" else spec.get("commander")
         continuing = kind == ride.kind and named in (*ride.units, ride.commander)
     else:
         continuing = False
-    if continuing:
+    if entry is not None:
+        pass
+    elif continuing:
         assert ride is not None
         plan = ride
         src = int(str(ride.loc))
@@ -150,7 +196,10 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         "a road attack is made by cavalry only (with commanders)",
         "/commands/0",
     )
-    check_road(ctx, atk.attacker, atk, src, path, "/commands/0")
+    if entry is not None:
+        check_entry_road(ctx, atk.attacker, atk, entry, path, "/commands/0")
+    else:
+        check_road(ctx, atk.attacker, atk, src, path, "/commands/0")
     if not feint:
         barred = entry_barred(state, atk.def_locale, pieces_of(plan))
         require(
@@ -182,17 +231,20 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     for u in units:
         u.revealed = True
     ctx.log(
-        f"Attack {atk.id}: road attack from locale {src}"
+        f"Attack {atk.id}: road attack "
+        f"{f'entering at {entry.id}' if entry is not None else f'from locale {src}'}"
         f"{' via ' + ', '.join(map(str, path)) if path else ''} by cavalry ",
         *_faces(plan.units),
         ".",
     )
-    starts, before, main = _start(ctx, src)
+    starts, before, main = _start(ctx, src) if entry is None else ([], 0, True)
     if feint:
         end = P.req_str(p, "end")
         require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
         end_app = atk.approach if end == "block" else None
-        if path:
+        if entry is not None:
+            road_move(ctx, plan, list(path), end_app, "", entry=entry)
+        elif path:
             road_move(
                 ctx,
                 plan,
@@ -216,12 +268,15 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
             [*path, atk.def_locale],
             None,
             "",
+            entry=entry,
             start=starts[0] if continuing else None,
             before=before,
             main_before=main,
         )
         open_ride(ctx, plan, atk.def_locale, end_at)
-    if not continuing:
+    if entry is not None:  # NT-62, NT-63: the arrival steps
+        arrive(ctx, plan, entry, {"attack": atk.id, "road": True})
+    elif not continuing:
         spend(ctx, plan, record(plan, {"attack": atk.id, "road": True}))
     atk.attackers = sorted(plan.units)
     atk.att_commanders = [plan.commander] if plan.kind == "corps_move" and plan.commander else []
@@ -313,7 +368,7 @@ def road_attacks(
     ride = ride_group(ctx)
     out: list[dict[str, JSON]] = []
     for r in road_threats(ctx, side, target=def_loc):
-        if r["attack_locale"] != att_loc or r["approach"] != app:
+        if r["attack_locale"] != att_loc or r["approach"] != app or "entry" in r:
             continue
         src, raw_path = r["road_from"], r["road_path"]
         assert isinstance(src, int)
@@ -330,6 +385,76 @@ def road_attacks(
             full: dict[str, JSON] = {**spec, "path": jlist(path)}
             if full not in out:
                 out.append(full)
+    for entry, path, step in _entry_roads(ctx, side, target=def_loc):
+        if path[-1] != att_loc or step.approach != app:
+            continue
+        for spec in _entering_specs(ctx, side):
+            full = {**spec, "entry": entry.id, "path": jlist(path)}
+            if full not in out and _can_enter_attacking(ctx, probe, full, enter):
+                out.append(full)
+    return out
+
+
+def _entering_specs(ctx: Ctx, side: str) -> list[dict[str, JSON]]:
+    """Commands that could bring cavalry reinforcements on by road attack (NT-145, NT-61): a Unit
+    Move of an off-map cavalry unit, a Corps Move of an off-map corps of cavalry only."""
+    state = ctx.state
+    out: list[dict[str, JSON]] = []
+    waiting = [u for u in state.units.values() if u.side == side and u.where == OFFMAP]
+    for u in sorted(waiting, key=lambda x: x.id):
+        if u.type == "CAV":
+            out.append({"kind": "unit_move", "unit": u.id, "road": True})
+    for c in sorted(state.commanders.values(), key=lambda c: c.id):
+        corps = [u for u in waiting if u.corps == c.id]
+        if c.side == side and c.where == OFFMAP and corps and all(u.type == "CAV" for u in corps):
+            out.append({"kind": "corps_move", "commander": c.id, "detach": [], "road": True})
+    return out
+
+
+def _can_enter_attacking(ctx: Ctx, probe: Attack, spec: dict[str, JSON], enter: bool) -> bool:
+    """Whether this entering road attack could be declared now (a feint, or with `enter` after a
+    vacate), tried on a copy of the state."""
+    trial = Ctx(ctx.board, clone(ctx.state))
+    atk = Attack(0, probe.attacker, probe.att_locale, probe.def_locale, probe.approach, "")
+    try:
+        plan, _ = entering_plan(ctx, probe.attacker, str(spec["kind"]), spec)
+        declare(trial, atk, {"commands": [spec], "end": "reserve"}, feint=True)
+    except Illegal:
+        return False
+    return not enter or (
+        len(plan.units) <= ctx.board.locales[probe.def_locale].capacity
+        and entry_barred(ctx.state, probe.def_locale, pieces_of(plan)) is None
+    )
+
+
+def _entry_roads(
+    ctx: Ctx, side: str, target: int | None = None
+) -> list[tuple[Entry, list[int], RoadStep]]:
+    """Roads from the side's free entry areas, while cavalry of its wait off the map (NT-145):
+    each (entry, path from the entry locale to the attack locale, the step across the approach
+    into an enemy locale, or into `target`), within the road distance (AMB-15)."""
+    state, board = ctx.state, ctx.board
+    enemy = other(side)
+    if not any(
+        u.side == side and u.where == OFFMAP and u.type == "CAV" for u in state.units.values()
+    ):
+        return []
+    out: list[tuple[Entry, list[int], RoadStep]] = []
+    for e in board.entries:
+        if e.side != side or occupant(state, e.locale) == enemy:
+            continue
+        stack = [((e.locale, e.strand), [e.locale], e.road_class == "main")]
+        while stack:
+            node, path, main_only = stack.pop()
+            for step in board.road_steps(*node):
+                only = main_only and step.road_class == "main"
+                if len(path) + 1 > (MAIN_ROAD_REACH if only else LOCAL_ROAD_REACH):
+                    continue
+                holder = occupant(state, step.to_locale)
+                if step.to_locale == target or (target is None and holder == enemy):
+                    out.append((e, path, step))
+                elif holder != enemy and step.to_locale not in path:
+                    stack.append(((step.to_locale, step.to_strand), [*path, step.to_locale], only))
     return out
 
 
@@ -482,4 +607,14 @@ def road_threats(ctx: Ctx, side: str, target: int | None = None) -> list[dict[st
                     )
                 elif holder != enemy and step.to_locale not in path and step.to_locale != src:
                     stack.append(((step.to_locale, step.to_strand), [*path, step.to_locale], only))
+    for entry, epath, step in _entry_roads(ctx, side, target):  # NT-145: cavalry entering
+        out.append(
+            {
+                "attack_locale": epath[-1],
+                "approach": step.approach,
+                "road_from": entry.locale,
+                "road_path": jlist(epath),
+                "entry": entry.id,
+            }
+        )
     return out

@@ -140,7 +140,10 @@ def _command_spec() -> dict[str, JSON]:
             ),
             "path": _ints(
                 "road attack: the locales entered before the defense locale, ending with the "
-                "attack locale ([] when the cavalry start there)"
+                "attack locale ([] when the cavalry start there; the entry locale first with entry)"
+            ),
+            "entry": _s(
+                "road attack of cavalry reinforcements as they enter (NT-145): own entry area id"
             ),
         },
         ("kind",),

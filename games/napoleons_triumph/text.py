@@ -472,15 +472,16 @@ def _threaten(r: Reader, clauses: Clauses) -> tuple[str, dict[str, JSON]]:
 
 ATTACK_KEYS = frozenset(
     {"with", "corps", "unit", "detachment", "detach", "wide", "narrow", "leading", "target",
-     "artillery", "block", "reserve", "by", "via"}
+     "artillery", "block", "reserve", "by", "via", "entering"}
 )  # fmt: skip
-ROAD_KEYS = frozenset({"by", "via"})
+ROAD_KEYS = frozenset({"by", "via", "entering"})
 
 
 def _commands(r: Reader, clauses: Clauses) -> list[JSON]:
     """`corps <commander> [detach <units>]`, `unit <unit>`, `detachment <commander> <units>`;
     a road attack's command adds `by road [via <places>]` (NT-68; no `via` when the cavalry
-    start in the attack locale)."""
+    start in the attack locale), and `entering <entry>` for cavalry reinforcements attacking as
+    they enter (NT-145; `via` then starts with the entry locale)."""
     cmds: list[dict[str, JSON]] = []
     for key, words in clauses:
         if key == "by":
@@ -491,6 +492,10 @@ def _commands(r: Reader, clauses: Clauses) -> list[JSON]:
             if not cmds or cmds[-1].get("road") is not True:
                 raise TextError("'via' follows 'by road': 'unit <unit> by road via <places>'")
             cmds[-1]["path"] = list[JSON](r.places_list(words))
+        elif key == "entering":
+            if not cmds or cmds[-1]["kind"] not in ("unit_move", "corps_move"):
+                raise TextError("'entering <entry>' follows 'unit <unit>' or 'corps <commander>'")
+            cmds[-1]["entry"] = r.entry(words)[0]
         elif key == "corps":
             cmds.append({"kind": "corps_move", "commander": r.commander(words), "detach": []})
         elif key == "unit":

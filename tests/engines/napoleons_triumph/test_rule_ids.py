@@ -615,22 +615,23 @@ def test_nt56_nt58_reinforcements_wait_then_become_normal_pieces() -> None:
                     ).rule == "NT-43"  # fmt: skip
 
 
-def test_nt145_reinforcement_road_attack_is_not_implemented() -> None:
-    """NT-145 (addendum): a cavalry reinforcement attacking by road while it enters is NOT
-    implemented: entering into an enemy-held locale is refused with NT-145, and a road threat
-    from the entry locale has no cavalry there to make it (NT-68)."""
+def test_nt145_reinforcement_attacks_by_road_as_it_enters() -> None:
+    """NT-145 (addendum): a cavalry reinforcement may attack by road as part of its entering road
+    move: a plain entering move into an enemy-held locale is an attack (NT-47), but the threat
+    from the entry locale is backed by the cavalry off the map and the feint brings them on."""
     t = _reinforcement_board("nt145", enemy="X")
     refused = t.refuse(
         "F",
         "enter_reinforcement",
         {"command": "unit_move", "unit": "d1", "entry": "EF", "path": [W, X]},
     )
-    assert refused.rule == "NT-145"
-    assert "not implemented" in refused.message
-    assert t.refuse("F", "threaten", {"attack_locale": W, "approach": "XW"}).rule == "NT-64"
-    t.play("F", "enter_reinforcement", {"command": "unit_move", "unit": "d1", "entry": "EF",
-                                        "path": [W]})  # fmt: skip
-    assert t.unit("d1").loc == W
+    assert refused.rule == "NT-47"
+    t.play("F", "threaten", {"attack_locale": W, "approach": "XW"})
+    t.play("AL", "defend", {"named": ["a1"], "leading": []})
+    t.play("F", "declare_feint", {"commands": [{"kind": "unit_move", "unit": "d1", "road": True,
+                                                "entry": "EF", "path": [W]}],
+                                  "end": "reserve"})  # fmt: skip
+    assert (t.unit("d1").loc, t.unit("d1").app, t.unit("d1").arrived) == (W, None, True)
 
 
 # ----------------------------------------------------------------------------- 3.10-3.13 attacks

@@ -521,6 +521,8 @@ def render(state: GameState, side: str, action: Action) -> str | None:
             else:
                 det = c.get("detach") or []
                 out.append(f"corps {c['commander']}" + (f" detach {ids(det)}" if det else ""))
+            if c.get("entry"):  # cavalry reinforcements attacking as they enter (NT-145)
+                out.append(f"entering {c['entry']}")
             if c.get("road"):  # a road attack's command names its road (NT-68)
                 out.append("by road" + (f" via {ids(c['path'])}" if c.get("path") else ""))
         return " ".join(out)
