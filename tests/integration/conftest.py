@@ -1,9 +1,9 @@
 """The real parts for the integration suite: PostgreSQL (DATABASE_URL, set by `./dev test`), a
 Redis server and a Celery worker process that this conftest starts, stops and kills.
 
-The test process plays the web tier: pytest-django's `live_server` answers HTTP on a real socket
-and, because CELERY_BROKER_URL is set, sends its tasks to Redis; the worker process consumes the
-`turns` and `mail` queues against the same test database. Nothing runs eagerly here.
+The web tier is gunicorn (`pbem.wsgi`, gthread workers), started by the `web_server` fixture as
+production runs it; it sends its tasks to Redis (CELERY_BROKER_URL) and the worker process consumes
+the `turns` and `mail` queues, both on pytest-django's test database. Nothing runs eagerly here.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -202,6 +203,95 @@ def running_worker(worker: Worker, transactional_db: None) -> Iterator[Worker]:
         worker.start()
 
 
+# --- the web tier: gunicorn, as production runs it ------------------------------------------------
+
+
+class WebServer:
+    """`gunicorn pbem.wsgi` (gthread workers, a production-sized backlog) on a free port, on the
+    test database and the tests' Redis, in its own process group. Issue 12 item 1: pytest-django's
+    live server is a development server whose small listen backlog reset connections under fifty
+    concurrent clients: that measured the test server, not ours."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = env
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
+            [sys.executable, "-m", "gunicorn", "pbem.wsgi:application",
+             "--bind", f"127.0.0.1:{self.port}", "--workers", "3", "--worker-class", "gthread",
+             "--threads", "8", "--backlog", "2048", "--timeout", "120", "--keep-alive", "300",
+             "--access-logfile", "-", "--error-logfile", "-"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+        def ready() -> bool:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise AssertionError(f"gunicorn exited:\n{self.tail()}")
+            try:
+                return requests.get(f"{self.url}/healthz", timeout=5).status_code == 200
+            except requests.RequestException:
+                return False
+
+        _wait(ready, 60, "gunicorn to answer /healthz")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=20)
+        self.proc = None
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@pytest.fixture(scope="session")
+def web_server(
+    django_db_setup: None,
+    django_db_blocker: Any,
+    redis_server: RedisServer,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[WebServer]:
+    with django_db_blocker.unblock():
+        url = _database_url()
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="pbem.settings",
+        PBEM_ENV="test",
+        DATABASE_URL=url,
+        CELERY_BROKER_URL=str(settings.CELERY_BROKER_URL),
+        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+        PBEM_DB_CONN_MAX_AGE="0",
+        PYTHONUNBUFFERED="1",
+    )
+    web = WebServer(env, tmp_path_factory.mktemp("web") / "gunicorn.log")
+    web.start()
+    yield web
+    web.stop()
+
+
+@pytest.fixture
+def web(web_server: WebServer, transactional_db: None) -> str:
+    """The base URL of the running gunicorn (the test's rows are committed: it sees them)."""
+    if web_server.proc is None or web_server.proc.poll() is not None:
+        web_server.start()
+    return web_server.url
+
+
 # --- HTTP clients -------------------------------------------------------------------------------
 
 
@@ -223,8 +313,8 @@ class Http:
 
 
 @pytest.fixture
-def http_for(live_server: Any) -> Callable[[User], Http]:
+def http_for(web: str) -> Callable[[User], Http]:
     def make(user: User) -> Http:
-        return Http(live_server.url, user)
+        return Http(web, user)
 
     return make

@@ -51,9 +51,9 @@ def test_the_client_imports_nothing_of_the_server() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_whole_game_by_a_client_that_knows_only_the_api(
-    seed: int, running_worker: Any, live_server: Any, capsys: pytest.CaptureFixture[str]
+    seed: int, running_worker: Any, web: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = live_server.url
+    base = web
     check_operations(base)
     allied, french = users(f"hc{seed}_", 2)
     clients = {

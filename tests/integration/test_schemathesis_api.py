@@ -51,7 +51,7 @@ def _operations(base: str) -> list[Any]:
 
 def test_no_server_errors(
     running_worker: Any,
-    live_server: Any,
+    web: str,
     cast: dict[str, Any],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -61,7 +61,7 @@ def test_no_server_errors(
     failures: list[str] = []
     unsatisfiable: list[str] = []
     auth = {"Authorization": f"Token {cast['token']}"}
-    operations = _operations(live_server.url)
+    operations = _operations(web)
 
     for op in operations:
         names = {p.name for p in op.iter_parameters() if p.location == "path"}
@@ -80,7 +80,7 @@ def test_no_server_errors(
                 database=None,
             )
             def run(case: Any) -> None:
-                response = case.call(base_url=live_server.url, headers=auth)
+                response = case.call(base_url=web, headers=auth)
                 status[response.status_code] += 1
                 if response.status_code >= 500:
                     failures.append(
@@ -107,14 +107,14 @@ def test_no_server_errors(
 
 def test_no_server_errors_in_stateful_sequences(
     running_worker: Any,
-    live_server: Any,
+    web: str,
     cast: dict[str, Any],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Stateful: schemathesis follows the document's OpenAPI links (a created game's id into
     every `/games/{game_id}/...` operation, an order's intake id into `/intakes/{intake_id}`;
     pbem.api.openapi_links) and runs random sequences of linked calls; any 5xx fails."""
-    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/")
+    schema = schemathesis.openapi.from_url(f"{web}/api/schema/")
     links = sum(
         len(response.get("links", {}))
         for operations in schema.raw_schema["paths"].values()
@@ -127,7 +127,7 @@ def test_no_server_errors_in_stateful_sequences(
     transitions: Counter[str] = Counter()
     failures: list[str] = []
     auth = {"Authorization": f"Token {cast['token']}"}
-    base = live_server.url
+    base = web
 
     class Machine(schema.as_state_machine()):  # type: ignore[misc]
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
