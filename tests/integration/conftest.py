@@ -70,8 +70,19 @@ class RedisServer:
         if binary is None:
             pytest.fail("redis-server is not installed (./dev test installs it with apt-get)")
         self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "yes", "--dir", str(self.workdir)],
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--dir",
+                str(self.workdir),
+            ],
             stdout=(self.workdir / "redis.log").open("ab"),
             stderr=subprocess.STDOUT,
         )
@@ -101,7 +112,28 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 # --- the Celery worker process ------------------------------------------------------------------
 
 
-class Worker:
+class ProcessGroup:
+    """A server process the tests start in its own process group, logging to a file."""
+
+    log: Path
+    proc: subprocess.Popen[bytes] | None
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=20)
+        self.proc = None
+
+    def tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+class Worker(ProcessGroup):
     """`celery -A pbem worker -Q turns,mail` in its own process group (so SIGKILL reaches the
     pool's children too), on the test database; mail goes to its log (console backend)."""
 
@@ -115,9 +147,24 @@ class Worker:
         self.starts += 1
         offset = self.log.stat().st_size if self.log.exists() else 0
         self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
-            [sys.executable, "-m", "celery", "-A", "pbem", "worker", "-Q", "turns,mail",
-             "-c", "2", "-l", "info", "-n", f"it{self.starts}@%h",
-             "--without-gossip", "--without-mingle"],
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "pbem",
+                "worker",
+                "-Q",
+                "turns,mail",
+                "-c",
+                "2",
+                "-l",
+                "info",
+                "-n",
+                f"it{self.starts}@%h",
+                "--without-gossip",
+                "--without-mingle",
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=self.log.open("ab"),
@@ -141,20 +188,6 @@ class Worker:
         self.proc.wait(timeout=20)
         self.proc = None
 
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=20)
-        self.proc = None
-
-    def tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
 
 def _database_url() -> str:
     """The URL of the test database pytest-django created (test_<name>), for the worker."""
@@ -162,6 +195,21 @@ def _database_url() -> str:
     user = quote(str(db["USER"]))
     password = quote(str(db["PASSWORD"]))
     return f"postgres://{user}:{password}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+def _server_env(database_url: str, email_backend: str) -> dict[str, str]:
+    """The environment of a server process on the test database and the tests' Redis."""
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="pbem.settings",
+        PBEM_ENV="test",
+        DATABASE_URL=database_url,
+        CELERY_BROKER_URL=str(settings.CELERY_BROKER_URL),
+        EMAIL_BACKEND=email_backend,
+        PBEM_DB_CONN_MAX_AGE="0",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
 
 
 @pytest.fixture(scope="session")
@@ -174,15 +222,7 @@ def worker(
     with django_db_blocker.unblock():
         url = _database_url()
     base = tmp_path_factory.mktemp("worker")
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="pbem.settings",
-        PBEM_ENV="test",
-        DATABASE_URL=url,
-        CELERY_BROKER_URL=str(settings.CELERY_BROKER_URL),
-        EMAIL_BACKEND="django.core.mail.backends.console.EmailBackend",  # into the worker log
-        PYTHONUNBUFFERED="1",
-    )
+    env = _server_env(url, "django.core.mail.backends.console.EmailBackend")  # into its log
     w = Worker(env, base / "worker.log")
     w.start()
     yield w
@@ -206,7 +246,7 @@ def running_worker(worker: Worker, transactional_db: None) -> Iterator[Worker]:
 # --- the web tier: gunicorn, as production runs it ------------------------------------------------
 
 
-class WebServer:
+class WebServer(ProcessGroup):
     """`gunicorn pbem.wsgi` (gthread workers, a production-sized backlog) on a free port, on the
     test database and the tests' Redis, in its own process group. Issue 12 item 1: pytest-django's
     live server is a development server whose small listen backlog reset connections under fifty
@@ -223,10 +263,30 @@ class WebServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
-            [sys.executable, "-m", "gunicorn", "pbem.wsgi:application",
-             "--bind", f"127.0.0.1:{self.port}", "--workers", "3", "--worker-class", "gthread",
-             "--threads", "8", "--backlog", "2048", "--timeout", "120", "--keep-alive", "300",
-             "--access-logfile", "-", "--error-logfile", "-"],
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "pbem.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "3",
+                "--worker-class",
+                "gthread",
+                "--threads",
+                "8",
+                "--backlog",
+                "2048",
+                "--timeout",
+                "120",
+                "--keep-alive",
+                "300",
+                "--access-logfile",
+                "-",
+                "--error-logfile",
+                "-",
+            ],
             cwd=ROOT,
             env=self.env,
             stdout=self.log.open("ab"),
@@ -244,20 +304,6 @@ class WebServer:
 
         _wait(ready, 60, "gunicorn to answer /healthz")
 
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=20)
-        self.proc = None
-
-    def tail(self, lines: int = 40) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
 
 @pytest.fixture(scope="session")
 def web_server(
@@ -268,16 +314,7 @@ def web_server(
 ) -> Iterator[WebServer]:
     with django_db_blocker.unblock():
         url = _database_url()
-    env = dict(os.environ)
-    env.update(
-        DJANGO_SETTINGS_MODULE="pbem.settings",
-        PBEM_ENV="test",
-        DATABASE_URL=url,
-        CELERY_BROKER_URL=str(settings.CELERY_BROKER_URL),
-        EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
-        PBEM_DB_CONN_MAX_AGE="0",
-        PYTHONUNBUFFERED="1",
-    )
+    env = _server_env(url, "django.core.mail.backends.locmem.EmailBackend")
     web = WebServer(env, tmp_path_factory.mktemp("web") / "gunicorn.log")
     web.start()
     yield web
