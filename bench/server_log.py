@@ -35,9 +35,9 @@ def main() -> int:
     from games.core.protocol import Action
     from games.core.rng import Rng
     from games.napoleons_triumph import RULESET
+    from pbem.play.selectors import numbering_for
     from pbem.play.services.games import game_create
     from pbem.play.services.log import event_append, rng_for, state_at
-    from pbem.play.services.visibility import numbering_for
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=10_000)

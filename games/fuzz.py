@@ -7,6 +7,7 @@ round trip with the same hash; the invariants hold; no role's view changes when 
 role may not see changes. At the end of each game the whole log is replayed from the seed and every
 state hash must match. A game that stalls (nobody prompted without a result, no action offered, or
 more than --max-actions) is a failure. Last line: `N games, M actions, K decided, F failures`.
+The engine's own checks (invariants, the hidden-fact probe) come from its games.registry entry.
 """
 
 from __future__ import annotations
@@ -17,44 +18,13 @@ import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable
 
 from games.core.canonical import state_hash
-from games.core.protocol import JSON, OBSERVER, Action, GameConfig, Role
+from games.core.protocol import JSON, OBSERVER, Action, GameConfig
 from games.core.rng import Rng
-from games.registry import get
+from games.registry import checks, get
 
 KINDS: Counter[str] = Counter()
-
-# Engine-specific checks, made from a game's first state: the invariants broken by a state, and
-# the same state with only what `role` may not see changed (None: `role` has no side to hide from).
-Violations = Callable[[object], list[str]]
-Perturb = Callable[[object, Role, Rng], object | None]
-
-
-def _napoleons_triumph(first: object) -> tuple[Violations, Perturb]:
-    from games.napoleons_triumph.invariants import perturb_hidden, violations
-    from games.napoleons_triumph.scenario import board_for
-    from games.napoleons_triumph.state import GameState
-
-    assert isinstance(first, GameState)
-    board = board_for(first)
-
-    def broken(state: object) -> list[str]:
-        assert isinstance(state, GameState)
-        return violations(board, state)
-
-    def perturb(state: object, role: Role, rng: Rng) -> object | None:
-        assert isinstance(state, GameState)
-        side = state.roles.get(role)
-        return None if side is None else perturb_hidden(state, side, rng)
-
-    return broken, perturb
-
-
-CHECKS: dict[str, Callable[[object], tuple[Violations, Perturb]]] = {
-    "napoleons_triumph": _napoleons_triumph,
-}
 
 
 def play_one(
@@ -71,7 +41,8 @@ def play_one(
     log: list[Action] = []
     hashes = [state_hash(rules.dump(state))]
     chooser = Rng.for_event(seed, 1 << 40)
-    broken, perturb = CHECKS[ruleset_id](state)
+    engine = checks(ruleset_id)  # invariants and the hidden-fact probe (games.registry)
+    broken, perturb = engine.violations, engine.perturb
     roles = [r.id for r in rules.roles(scenario, options)] + [OBSERVER]
     while True:
         prompts = rules.prompts(state)

@@ -1,25 +1,79 @@
-"""Ruleset registry: id -> "module:ATTRIBUTE", imported lazily (healthchecks' TRANSPORTS)."""
+"""The ruleset registry: one entry per ruleset, the only list of rulesets (as healthchecks lists
+transports).
+
+An entry names, as "module:ATTRIBUTE" imported lazily, the ruleset (games.core.protocol.Ruleset)
+and its checks (games.core.checks.Checks: invariants, the hidden-fact probe, fast options...).
+The platform (pbem.play.rulesets, filtered by the setting RULESETS), the fuzzer (games.fuzz) and
+the contract tests (tests/engines/test_contract.py) all read this table: adding a ruleset is
+adding one entry here.
+"""
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 
+from games.core.checks import Checks
 from games.core.protocol import Ruleset
 
-RULESETS: dict[str, str] = {
-    "napoleons_triumph": "games.napoleons_triumph:RULESET",
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    ruleset: str  # "module:ATTRIBUTE" of the Ruleset object
+    checks: str = ""  # "module:ATTRIBUTE" of its Checks; the fuzzer and contract tests need it
+
+
+RULESETS: dict[str, Entry] = {
+    "napoleons_triumph": Entry(
+        ruleset="games.napoleons_triumph:RULESET",
+        checks="games.napoleons_triumph.checks:CHECKS",
+    ),
 }
+
+
+class MissingHook(LookupError):
+    """A registry entry that lacks what a caller needs, or names something that is not there."""
 
 
 def available() -> list[str]:
     return sorted(RULESETS)
 
 
-def get(ruleset_id: str) -> Ruleset[object]:
+def entry(ruleset_id: str) -> Entry:
     try:
-        path = RULESETS[ruleset_id]
+        return RULESETS[ruleset_id]
     except KeyError:
         raise KeyError(f"unknown ruleset {ruleset_id!r}; known: {', '.join(available())}") from None
+
+
+def _load(ruleset_id: str, field: str, path: str) -> object:
+    if not path:
+        raise MissingHook(
+            f"ruleset {ruleset_id!r} has no {field}: set Entry({field}='module:ATTRIBUTE') in "
+            "games.registry.RULESETS"
+        )
     module_name, _, attr = path.partition(":")
-    ruleset: Ruleset[object] = getattr(importlib.import_module(module_name), attr)
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as e:
+        raise MissingHook(
+            f"ruleset {ruleset_id!r}: its {field} {path!r} cannot be loaded ({e})"
+        ) from e
+
+
+def get(ruleset_id: str) -> Ruleset[object]:
+    """The ruleset object (KeyError naming the known ids for an unknown one)."""
+    found = _load(ruleset_id, "ruleset", entry(ruleset_id).ruleset)
+    ruleset: Ruleset[object] = found  # type: ignore[assignment]  # a Protocol: checked by use
     return ruleset
+
+
+def checks(ruleset_id: str) -> Checks:
+    """The ruleset's Checks, for the fuzzer and the contract tests (MissingHook without one)."""
+    found = _load(ruleset_id, "checks", entry(ruleset_id).checks)
+    if not isinstance(found, Checks):
+        raise MissingHook(
+            f"ruleset {ruleset_id!r}: its checks {entry(ruleset_id).checks!r} is a "
+            f"{type(found).__name__}, not a games.core.checks.Checks"
+        )
+    return found

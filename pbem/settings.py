@@ -13,6 +13,7 @@ from typing import Any
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from pbem.conf import from_environ as pbem_from_environ
 from pbem.envconf import anymail_settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -246,28 +247,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     },
 }
 
-# App-specific knobs live in one namespaced dict (arch. 8.10).
-PBEM: dict[str, Any] = {
-    "RULESETS": ["napoleons_triumph"],
-    "SNAPSHOT_EVERY": envint("PBEM_SNAPSHOT_EVERY", 50),
-    "DEADLINE_DEFAULT_HOURS": envint("PBEM_DEADLINE_DEFAULT_HOURS", 72),  # 0 = no deadline
-    "REMINDER_HOURS": envint("PBEM_REMINDER_HOURS", 12),
-    "SWEEP_BATCH": envint("PBEM_SWEEP_BATCH", 500),
-    # notify (issue 5 item 4). Email goes through Django's EMAIL_BACKEND: console by default, SMTP
-    # with EMAIL_HOST/..., or an ESP through django-anymail (EMAIL_BACKEND + ANYMAIL_* variables).
-    "MAIL_DOMAIN": os.environ.get("PBEM_MAIL_DOMAIN", "") or "localhost",  # Message-ID domain
-    # every link in emails, webhook bodies and pbem_demo (`./dev serve` sets it from PORT)
-    "SITE_URL": os.environ.get("PBEM_SITE_URL", "") or "http://localhost:8000",
-    "ALLOW_PRIVATE_WEBHOOKS": envbool("PBEM_ALLOW_PRIVATE_WEBHOOKS", False),
-    "WEBHOOK_TIMEOUT": envint("PBEM_WEBHOOK_TIMEOUT", 10),  # seconds
-    "WEBHOOK_MAX_FAILURES": envint("PBEM_WEBHOOK_MAX_FAILURES", 20),  # then the endpoint is off
-    "NOTIFY_MAX_ATTEMPTS": envint("PBEM_NOTIFY_MAX_ATTEMPTS", 6),
-    "NOTIFY_BACKOFF_SECONDS": envint("PBEM_NOTIFY_BACKOFF_SECONDS", 60),  # doubled per attempt
-    "TRANSPORTS": {},  # channel -> "dotted.path.Transport", added to or replacing the defaults
-    # request limits (issue 10 item 4): larger bodies are a 413, deeper JSON a 400 `too_deep`
-    "MAX_BODY_BYTES": envint("PBEM_MAX_BODY_BYTES", 256 * 1024),  # every request
-    "MAX_ORDER_BYTES": envint("PBEM_MAX_ORDER_BYTES", 64 * 1024),  # POST .../actions
-    "MAX_JSON_DEPTH": envint("PBEM_MAX_JSON_DEPTH", 32),  # nested arrays and objects
-}
+# App-specific knobs live in one namespaced dict (arch. 8.10): every key and its default is in
+# pbem.conf.DEFAULTS, and each scalar key X can be set by the variable PBEM_X. Code reads them as
+# `pbem.conf.pbem_settings.X`.
+PBEM: dict[str, Any] = pbem_from_environ(os.environ, as_int=envint, as_bool=envbool)
 # Django's own limit on request.body and form data, the same as the API's (RequestDataTooBig: 413)
 DATA_UPLOAD_MAX_MEMORY_SIZE = PBEM["MAX_BODY_BYTES"]

@@ -52,6 +52,26 @@ class Rejection:
         return {"rule": self.rule, "message": self.message, "path": self.path}
 
 
+class SetupError(ValueError):
+    """A ruleset refusing to set a game up (an unknown scenario, an option it does not offer):
+    the one exception `roles` and `setup` raise for bad input. It carries the rejections, each
+    naming the rule that refuses, so the platform answers a 400 naming them. Engines raise it
+    (or a subclass) and never let their own exceptions out of set-up."""
+
+    def __init__(self, rejections: Rejection | Sequence[Rejection]) -> None:
+        found = (rejections,) if isinstance(rejections, Rejection) else tuple(rejections)
+        if not found:
+            raise ValueError("a SetupError names at least one rejection")
+        super().__init__("; ".join(f"{r.rule}: {r.message}" for r in found))
+        self.rejections: tuple[Rejection, ...] = found
+        self.rejection: Rejection = found[0]  # the one a one-line answer names
+
+    @classmethod
+    def of(cls, rule: str, message: str, path: str = "") -> SetupError:
+        """One rejection: the rule id, a sentence a player understands, a JSON pointer."""
+        return cls(Rejection(rule, message, path))
+
+
 @dataclass(frozen=True, slots=True)
 class Prompt:
     role: Role

@@ -3,8 +3,9 @@
 One module per rulebook chapter; rule ids of the digest (NT-n) in short comments. See README.md.
 """
 
+from games.napoleons_triumph.randomplay import random_action
 from games.napoleons_triumph.rules import NapoleonsTriumph
 
-RULESET = NapoleonsTriumph()
+RULESET = NapoleonsTriumph(random_player=random_action)
 
 __all__ = ["RULESET", "NapoleonsTriumph"]

@@ -15,100 +15,45 @@ handler's checks and changes interleave. The tests check every listed payload wi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from functools import partial
-from itertools import combinations, islice, product
-from typing import Protocol
 
-from games.core.protocol import JSON, Action, Rejection
+from games.core.protocol import JSON
 from games.core.rng import Rng
 from games.napoleons_triumph import policies
-from games.napoleons_triumph.attack import (
-    att_side_of,
-    attack_options,
-    check_att_leading,
-    check_def_leading,
-    check_move_in,
-    check_named,
-    counter_candidates,
-    hold_candidates,
-    nameable,
-    options_moving,
-    plan_attack_commands,
-    vacate_options,
-)
+from games.napoleons_triumph.attack.attackers import attack_options
 from games.napoleons_triumph.auction import AUCTION, high_bid, max_bid, waiting_role
+from games.napoleons_triumph.choices_answers import ANSWERS
+from games.napoleons_triumph.choices_common import MAX_PAYLOADS, Checker, Out, Payload, Rules
 from games.napoleons_triumph.commands import (
     check_corps_budget,
     check_independent_budget,
     moves_allowed,
     plan_move,
 )
-from games.napoleons_triumph.context import Ctx, shown_as
-from games.napoleons_triumph.errors import Illegal, require
+from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.movement import ordinary_move, ordinary_targets
 from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import corps_units, occupant, units_in
 from games.napoleons_triumph.reinforcements import first_round
-from games.napoleons_triumph.retreat import default_plan
-from games.napoleons_triumph.road_attack import road_attacks, road_threats
-from games.napoleons_triumph.state import MAP, OFFMAP, Attack, GameState, other
+from games.napoleons_triumph.road_attack.options import road_threats
+from games.napoleons_triumph.state import MAP, OFFMAP, GameState, other
 from games.napoleons_triumph.turns import is_night
 
-MAX_PAYLOADS = 300  # per kind: the view is served on every GET
+__all__ = ["MAX_PAYLOADS", "choices_for"]
+
 SETUP_TRIES, SETUP_KEEP = 24, 4
-RETREAT_TRIES = 8
-
-
-class Rules(Protocol):
-    """What choices needs of the ruleset (NapoleonsTriumph): validate."""
-
-    def validate(self, state: GameState, action: Action) -> Sequence[Rejection]: ...
-
-
-Payload = dict[str, JSON]
-
-
-class _Out:
-    """A bounded, duplicate-free list of payloads; `complete` drops when the bound cuts."""
-
-    def __init__(self, complete: bool = True) -> None:
-        self.payloads: list[Payload] = []
-        self.complete = complete
-
-    def add(self, p: Payload) -> bool:
-        if p in self.payloads:
-            return True
-        if len(self.payloads) >= MAX_PAYLOADS:
-            self.complete = False
-            return False
-        self.payloads.append(p)
-        return True
-
-    def json(self, **hints: JSON) -> JSON:
-        out: dict[str, JSON] = {"payloads": jlist(self.payloads), "complete": self.complete}
-        out.update(hints)
-        return out
-
-
-class _Checker:
-    """`validate` for one role and state (answers True when legal)."""
-
-    def __init__(self, rules: Rules, state: GameState, role: str) -> None:
-        self.rules, self.state, self.role = rules, state, role
-
-    def __call__(self, kind: str, payload: Payload) -> bool:
-        return not self.rules.validate(self.state, Action(self.role, kind, payload))
 
 
 def choices_for(rules: Rules, ctx: Ctx, role: str, kind: str) -> JSON:
     """The choices of `kind` for `role` now (an empty list when it has none)."""
     if ctx.state.phase == AUCTION:
-        return _auction(ctx, role, kind, _Checker(rules, ctx.state, role))
+        return _auction(ctx, role, kind, Checker(rules, ctx.state, role))
     side = ctx.state.roles.get(role)
     if side is None or ctx.state.phase == "over":
         return {"payloads": [], "complete": True}
-    check = _Checker(rules, ctx.state, role)
+    check = Checker(rules, ctx.state, role)
     build = ANY_TIME.get(kind)
     if build is not None:
         return build(ctx, side, check)
@@ -127,7 +72,7 @@ def choices_for(rules: Rules, ctx: Ctx, role: str, kind: str) -> JSON:
     return {"payloads": [], "complete": True}
 
 
-def _with_default(ctx: Ctx, kind: str, check: _Checker, out: JSON) -> JSON:
+def _with_default(ctx: Ctx, kind: str, check: Checker, out: JSON) -> JSON:
     """The documented default answer (always legal) is always among the payloads (digest 4.7)."""
     pending = ctx.state.pending
     assert pending is not None
@@ -144,11 +89,11 @@ def _with_default(ctx: Ctx, kind: str, check: _Checker, out: JSON) -> JSON:
 # ----------------------------------------------------------------------------- set-up
 
 
-def _setup(ctx: Ctx, side: str, kind: str, check: _Checker) -> JSON:
+def _setup(ctx: Ctx, side: str, kind: str, check: Checker) -> JSON:
     """A few legal organisations, drawn by fixed seeds from the side's own pieces."""
-    from games.napoleons_triumph.randomplay import _setup as draw
+    from games.napoleons_triumph.random_setup import draw_setup as draw
 
-    out = _Out(complete=False)
+    out = Out(complete=False)
     for seed in range(SETUP_TRIES):
         p = draw(ctx, side, Rng(seed))
         if check(kind, p):
@@ -165,7 +110,7 @@ def _setup(ctx: Ctx, side: str, kind: str, check: _Checker) -> JSON:
 # ----------------------------------------------------------------------------- commands
 
 
-def _targets(ctx: Ctx, side: str, kind: str, base: Payload, out: _Out) -> None:
+def _targets(ctx: Ctx, side: str, kind: str, base: Payload, out: Out) -> None:
     """Every ordinary move of the pieces `base` names (NT-48, NT-49), checked without change."""
     try:
         plan = plan_move(ctx, side, kind, base)
@@ -189,8 +134,8 @@ def _commanders_on_map(state: GameState, side: str) -> list[str]:
     return sorted(c.id for c in state.commanders.values() if c.side == side and c.where == MAP)
 
 
-def _unit_move(ctx: Ctx, side: str, check: _Checker) -> JSON:
-    out = _Out(complete=False)  # road moves are not listed
+def _unit_move(ctx: Ctx, side: str, check: Checker) -> JSON:
+    out = Out(complete=False)  # road moves are not listed
     for uid in _own_on_map(ctx.state, side):
         _targets(ctx, side, "unit_move", {"unit": uid}, out)
     movers = sorted({str(p["unit"]) for p in out.payloads})
@@ -205,8 +150,8 @@ def _stuck(state: GameState, cid: str) -> list[str]:
     )
 
 
-def _corps_move(ctx: Ctx, side: str, check: _Checker) -> JSON:
-    out = _Out(complete=False)
+def _corps_move(ctx: Ctx, side: str, check: Checker) -> JSON:
+    out = Out(complete=False)
     for cid in _commanders_on_map(ctx.state, side):
         stuck = _stuck(ctx.state, cid)
         base: Payload = {"commander": cid, "detach": jlist(stuck)} if stuck else {"commander": cid}
@@ -214,8 +159,8 @@ def _corps_move(ctx: Ctx, side: str, check: _Checker) -> JSON:
     return out.json(commanders=jlist(sorted({str(p["commander"]) for p in out.payloads})))
 
 
-def _detach_move(ctx: Ctx, side: str, check: _Checker) -> JSON:
-    out = _Out(complete=False)  # one unit at a time
+def _detach_move(ctx: Ctx, side: str, check: Checker) -> JSON:
+    out = Out(complete=False)  # one unit at a time
     state = ctx.state
     for cid in _commanders_on_map(state, side):
         members = [u for u in corps_units(state, cid) if u.where == MAP]
@@ -228,8 +173,8 @@ def _detach_move(ctx: Ctx, side: str, check: _Checker) -> JSON:
     return out.json(commanders=jlist(sorted({str(p["commander"]) for p in out.payloads})))
 
 
-def _attach(ctx: Ctx, side: str, check: _Checker) -> JSON:
-    out = _Out()
+def _attach(ctx: Ctx, side: str, check: Checker) -> JSON:
+    out = Out()
     state = ctx.state
     for cid in _commanders_on_map(state, side):
         c = state.commanders[cid]
@@ -240,11 +185,11 @@ def _attach(ctx: Ctx, side: str, check: _Checker) -> JSON:
     return out.json()
 
 
-def _enter(ctx: Ctx, side: str, check: _Checker) -> JSON:
+def _enter(ctx: Ctx, side: str, check: Checker) -> JSON:
     """Corps by every open road path of 1-3 locales from each entry area; each single unit at
     the first entry area where it may enter (a subset)."""
     state, board = ctx.state, ctx.board
-    out = _Out(complete=False)
+    out = Out(complete=False)
     waiting = sorted(
         c.id
         for c in state.commanders.values()
@@ -309,10 +254,10 @@ def _road_paths(
             )
 
 
-def _auction(ctx: Ctx, role: str, kind: str, check: _Checker) -> JSON:
+def _auction(ctx: Ctx, role: str, kind: str, check: Checker) -> JSON:
     """NT-134, NT-135: every bid from the lowest legal one up (at most MAX_PAYLOADS), the pass,
     the sides the winner may choose."""
-    out = _Out()
+    out = Out()
     auction = ctx.state.auction
     assert auction is not None
     waiting = waiting_role(ctx.state)
@@ -333,12 +278,12 @@ def _auction(ctx: Ctx, role: str, kind: str, check: _Checker) -> JSON:
     return out.json()
 
 
-def _threaten(ctx: Ctx, side: str, check: _Checker) -> JSON:
+def _threaten(ctx: Ctx, side: str, check: Checker) -> JSON:
     """Every threat across an approach (with each Guard that could be shown), also those only
     cavalry coming by road could carry out (road_threats); a threat never names the road
     (NT-70): that is told at the announcement."""
     state, board = ctx.state, ctx.board
-    out = _Out()
+    out = Out()
     if is_night(ctx):
         return out.json(approaches=[])
     locs = {u.loc for u in state.units.values() if u.side == side and u.where == MAP}
@@ -368,9 +313,9 @@ def _threaten(ctx: Ctx, side: str, check: _Checker) -> JSON:
     return out.json(approaches=jlist(apps))
 
 
-def _ride_on(ctx: Ctx, side: str, check: _Checker) -> JSON:
+def _ride_on(ctx: Ctx, side: str, check: Checker) -> JSON:
     ride = ctx.state.ride_on
-    out = _Out(complete=False)  # end_approach only where the cavalry stand (path [])
+    out = Out(complete=False)  # end_approach only where the cavalry stand (path [])
     if ride is None or ride.get("side") != side:
         return out.json()
     loc, strand = ride["locale"], ride["strand"]
@@ -387,253 +332,14 @@ def _ride_on(ctx: Ctx, side: str, check: _Checker) -> JSON:
     return out.json()
 
 
-def _end_turn(ctx: Ctx, side: str, check: _Checker) -> JSON:
+def _end_turn(ctx: Ctx, side: str, check: Checker) -> JSON:
     return {"payloads": [{}], "complete": True}
-
-
-# ----------------------------------------------------------------------------- answers
-
-
-def _defend(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    """Named sets: the forced blockers; else every single unit, every corps in reserve (with
-    its commander) and the default; each with every legal choice of leading units."""
-    state = ctx.state
-    must, reserve, cmds = nameable(ctx, atk)
-    out = _Out(complete=bool(must))
-    sets: list[list[str]] = []
-    if must:
-        sets.append(list(must))
-    else:
-        kind, default = policies.default_defense(ctx, atk)
-        if kind == "defend" and isinstance(default.get("named"), list):
-            sets.append([str(x) for x in default["named"]])  # type: ignore[union-attr]
-        for cid in cmds:
-            corps = [x for x in reserve if state.units[x].corps == cid]
-            if corps:
-                sets.append([*corps, cid])
-        sets += [[x] for x in reserve]
-    for named in sets:
-        units = sorted(x for x in named if x in state.units)
-        try:
-            check_named(ctx, atk, named)
-        except Illegal:
-            continue
-        for lead in _subsets(units, 2):
-            try:
-                check_def_leading(ctx, atk, named, list(lead))
-            except Illegal:
-                continue
-            if not out.add({"named": jlist(named), "leading": jlist(lead)}):
-                break
-    return out.json(nameable=jlist([*must, *reserve, *cmds]))
-
-
-def _subsets(items: list[str], most: int) -> Iterator[tuple[str, ...]]:
-    for k in range(most + 1):
-        yield from combinations(items, k)
-
-
-def _vacate(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out(complete=False)  # other retreat plans: see retreat_plan
-    cands: list[Payload] = [{}, {"retreat": default_plan(ctx, atk)}]
-    for p in cands:
-        if check("vacate", p):
-            out.add(p)
-    return out.json()
-
-
-def _retreat_plan(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    from games.napoleons_triumph.randomplay import _retreat_plan as draw
-
-    out = _Out(complete=False)
-    candidates = [default_plan(ctx, atk)]
-    candidates += [draw(ctx, atk, Rng(seed)) for seed in range(RETREAT_TRIES)]
-    for p in candidates:
-        if p not in out.payloads and check("retreat_plan", p):
-            out.add(p)
-    return out.json()
-
-
-def _attack_specs(ctx: Ctx, atk: Attack) -> list[Payload]:
-    """Single commands that could carry out this attack (a shown Guard must be among them)."""
-    if atk.guard_attack and atk.guard_shown:
-        return options_moving(ctx, atk.attacker, atk.att_locale, atk.approach, atk.guard_shown)
-    return attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
-
-
-def _road_specs(ctx: Ctx, atk: Attack, enter: bool) -> list[Payload]:
-    """The road attacks (NT-68) that could carry out this attack, each with its road (`path`)."""
-    if atk.guard_attack:
-        return []
-    return road_attacks(ctx, atk.attacker, atk.att_locale, atk.approach, enter=enter)
-
-
-def _after_vacate(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out(complete=False)  # combined commands (NT-66) are not listed
-    cands: list[Payload] = []
-    guard = [atk.guard_shown] if atk.guard_attack and atk.guard_shown else []
-    for spec, guns in vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach):
-        if guard and spec not in _attack_specs(ctx, atk):
-            continue
-        cands.append({"commands": [spec], "artillery": guns})
-        if guns:
-            cands.append({"commands": [spec], "artillery": False})
-    cands += [{"commands": [s]} for s in _road_specs(ctx, atk, enter=True)]
-    if not cands:
-        cands.append({"commands": []})  # the retreat closed the road: nothing moves in
-    for p in cands:
-        if check("declare_after_vacate", p):
-            out.add(p)
-    return out.json()
-
-
-def _declare_feint(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out(complete=False)  # combined commands (NT-66) are not listed
-    specs = _attack_specs(ctx, atk) + _road_specs(ctx, atk, enter=False)
-    for spec, end in product(specs, ("block", "reserve")):
-        p: Payload = {"commands": [spec], "end": end}
-        if check("declare_feint", p):
-            out.add(p)
-    return out.json()
-
-
-def _no_feint(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out()
-    if check("no_feint", {}):
-        out.add({})
-    return out.json()
-
-
-def _hold(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    """Every set of named reserve units (up to 5 of them; else one at a time and all), with or
-    without the named commanders."""
-    kind = str(ctx.state.pending.kind) if ctx.state.pending else "hold"
-    units, cmds = hold_candidates(ctx, atk)
-    units = sorted(units)
-    sets: list[list[str]]
-    if len(units) <= 5:
-        sets = [list(s) for k in range(1, len(units) + 1) for s in combinations(units, k)]
-    else:
-        sets = [[u] for u in units] + [units]
-    out = _Out(complete=len(units) <= 5)
-    for s in sets:
-        for extra in ([], sorted(cmds)) if cmds else ([],):
-            p: Payload = {"pieces": jlist([*s, *extra])}
-            if check(kind, p):
-                out.add(p)
-    return out.json()
-
-
-def _declare_attack(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    """Each single command, each width, each target, each legal choice of up to two leading
-    units; checked as `attack.declare_attack` checks before it changes anything."""
-    state = ctx.state
-    out = _Out(complete=False)  # combined Corps Moves (NT-66) are not listed
-    widths = ["narrow", "wide"] if att_side_of(ctx, atk).width >= 2 else ["narrow"]
-    targets = sorted(shown_as(state, side, x) for x in atk.def_leading)
-    for spec in _attack_specs(ctx, atk):
-        try:
-            plans = plan_attack_commands(ctx, atk, [spec])
-        except Illegal:
-            continue
-        attackers = sorted({u for pl in plans for u in pl.units})
-        if len(attackers) > ctx.board.locales[atk.def_locale].capacity:
-            continue
-        if atk.guard_attack and atk.guard_shown not in attackers:
-            continue
-        for width in widths:
-            n = 2 if width == "wide" else 1
-            aims: list[str | None] = [None]
-            if n == 1 and len(targets) == 2:
-                aims = list(targets)
-            for lead, target in product(_subsets(attackers, n), aims):
-                try:
-                    check_att_leading(ctx, atk, plans, attackers, list(lead), n)
-                    for uid in attackers:
-                        require(not state.units[uid].fixed or uid in lead, "NT-24", "fixed")
-                    check_move_in(ctx, atk, plans, list(lead))
-                except Illegal:
-                    continue
-                p: Payload = {"commands": [spec], "width": width, "leading": jlist(lead)}
-                if target is not None:
-                    p["target"] = target
-                out.add(p)
-    return out.json()
-
-
-def _counter(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    out = _Out()
-    for units in _subsets(sorted(counter_candidates(ctx, atk)), 2):
-        p: Payload = {"units": jlist(units)}
-        if check("counter", p):
-            out.add(p)
-    return out.json()
-
-
-def _odd_loss(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    """Every choice of n of the candidates, named as the chooser names them."""
-    pending = ctx.state.pending
-    assert pending is not None
-    n, cands = pending.data["n"], pending.data["candidates"]
-    assert isinstance(n, int)
-    assert isinstance(cands, list)
-    names = sorted(shown_as(ctx.state, side, str(c)) for c in cands)
-    out = _Out()
-    for combo in combinations(names, n):
-        if not out.add({"units": jlist(combo)}):
-            break
-    return out.json(candidates=jlist(names), n=n)
-
-
-def _assign_losses(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    """Every spread of exactly n points over the candidates (own units), up to the bound."""
-    pending = ctx.state.pending
-    assert pending is not None
-    n, cands = pending.data["n"], pending.data["candidates"]
-    assert isinstance(n, int)
-    assert isinstance(cands, list)
-    units = sorted(str(c) for c in cands)
-    caps = [ctx.state.units[u].strength for u in units if ctx.state.units[u].side == side]
-    out = _Out()
-    if len(caps) != len(units):  # never the case: a free tier's chooser owns the units
-        return out.json()
-    for spread in islice(_spreads(n, caps), MAX_PAYLOADS + 1):
-        rows: list[JSON] = [
-            {"unit": u, "sp": sp} for u, sp in zip(units, spread, strict=True) if sp
-        ]
-        if not out.add({"losses": rows}):
-            break
-    return out.json(candidates=jlist(units), n=n)
-
-
-def _spreads(n: int, caps: list[int]) -> Iterator[list[int]]:
-    if not caps:
-        if n == 0:
-            yield []
-        return
-    for first in range(min(n, caps[0]), -1, -1):
-        for rest in _spreads(n - first, caps[1:]):
-            yield [first, *rest]
-
-
-def _anchor(ctx: Ctx, side: str, atk: Attack, check: _Checker) -> JSON:
-    pending = ctx.state.pending
-    assert pending is not None
-    corps = pending.data["corps"]
-    assert isinstance(corps, list)
-    cids = [str(c) for c in corps]
-    members = [sorted(u.id for u in corps_units(ctx.state, cid) if u.where == MAP) for cid in cids]
-    out = _Out()
-    for pick in product(*members):
-        if not out.add({"anchors": dict(zip(cids, pick, strict=True))}):
-            break
-    return out.json()
 
 
 # ----------------------------------------------------------------------------- at any time
 
 
-def _set_defense_plan(ctx: Ctx, side: str, check: _Checker) -> JSON:
+def _set_defense_plan(ctx: Ctx, side: str, check: Checker) -> JSON:
     """One plan per answer to a threat for every locale; scopes and fields in the hints."""
     base: Payload = {
         "counter": {"policy": "ask"},
@@ -650,12 +356,11 @@ def _set_defense_plan(ctx: Ctx, side: str, check: _Checker) -> JSON:
     return {"payloads": payloads, "complete": False, "scopes": scopes}
 
 
-def _resign(ctx: Ctx, side: str, check: _Checker) -> JSON:
+def _resign(ctx: Ctx, side: str, check: Checker) -> JSON:
     return {"payloads": [{}], "complete": True}
 
 
-Command = Callable[[Ctx, str, _Checker], JSON]
-Answer = Callable[[Ctx, str, Attack, _Checker], JSON]
+Command = Callable[[Ctx, str, Checker], JSON]
 
 COMMANDS: dict[str, Command] = {
     "corps_move": _corps_move,
@@ -667,19 +372,5 @@ COMMANDS: dict[str, Command] = {
     "ride_on": _ride_on,
     "end_turn": _end_turn,
 }
-ANSWERS: dict[str, Answer] = {
-    "defend": _defend,
-    "vacate": _vacate,
-    "retreat_plan": _retreat_plan,
-    "declare_after_vacate": _after_vacate,
-    "declare_feint": _declare_feint,
-    "no_feint": _no_feint,
-    "feint_hold": _hold,
-    "hold": _hold,
-    "declare_attack": _declare_attack,
-    "counter": _counter,
-    "place_odd_loss": _odd_loss,
-    "assign_losses": _assign_losses,
-    "choose_anchor": _anchor,
-}
+
 ANY_TIME: dict[str, Command] = {"set_defense_plan": _set_defense_plan, "resign": _resign}

@@ -8,6 +8,9 @@ order tells the enemy which block is which. Every list of units a reader gets is
 reader may know: sorted by the reader's own name of each unit (own ids, enemy aliases; ids for the
 omniscient reader). `Us` is such a list inside one line; `Ctx.per_unit` sorts a run of lines about
 one unit each (losses, eliminations) the same way, for each audience separately.
+
+The audiences are the sides (each read by its roles), the observer and the omniscient reader;
+writing per audience and reordering runs are games.core.log's.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from games.core.ids import alias
+from games.core.log import Audience, per_audience, reorder_run
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, LogEntry
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.state import GameState, Unit
@@ -126,10 +130,15 @@ class Ctx:
     def roles_of(self, side: str) -> frozenset[str]:
         return frozenset(r for r, s in self.state.roles.items() if s == side)
 
-    def _audiences(self) -> list[tuple[str | None, frozenset[str]]]:
+    def _audiences(self) -> list[Audience[str | None]]:
+        """Each side (read by its roles), the observer, and the omniscient reader (viewer None)."""
         sides = sorted(set(self.state.roles.values()))
-        out: list[tuple[str | None, frozenset[str]]] = [(s, self.roles_of(s)) for s in sides]
-        return [*out, (OBSERVER, frozenset({OBSERVER})), (None, frozenset({OMNISCIENT}))]
+        out: list[Audience[str | None]] = [Audience(s, self.roles_of(s)) for s in sides]
+        return [
+            *out,
+            Audience(OBSERVER, frozenset({OBSERVER})),
+            Audience(None, frozenset({OMNISCIENT})),
+        ]
 
     def log(self, *parts: Part, data: JSON = None) -> None:
         """A public line: every audience reads it, each with its own names for hidden units."""
@@ -138,9 +147,11 @@ class Ctx:
                 LogEntry("".join(p for p in parts if isinstance(p, str)), None, data)
             )
             return
-        for viewer, audience in self._audiences():
-            entry_data = data if viewer not in (None, OBSERVER) else None
-            self.entries.append(LogEntry(render(self.state, viewer, parts), audience, entry_data))
+        self.entries += per_audience(
+            self._audiences(),
+            lambda viewer: render(self.state, viewer, parts),
+            lambda viewer: data if viewer not in (None, OBSERVER) else None,  # sides only
+        )
 
     def private(self, side: str, *parts: Part, data: JSON = None) -> None:
         """A line only `side` (and the omniscient reader) may read."""
@@ -174,28 +185,12 @@ class Ctx:
             self._run.append((len(self.entries), unit_id))
 
     def _reorder(self, start: int, marks: list[tuple[int, str]]) -> None:
-        if not marks:
-            return
+        viewers = {a.roles: a.viewer for a in self._audiences()}
+
+        def keys(audience: frozenset[str]) -> list[str] | None:
+            if audience not in viewers:
+                return None  # not written by log/private: left as it is
+            return [name_for(self.state, viewers[audience], uid) for _, uid in marks]
+
         run = self.entries[start:]
-        viewers = {audience: viewer for viewer, audience in self._audiences()}
-        bounds = [m[0] - start for m in marks] + [len(run)]
-        n = len(marks)
-        # Inside a run every entry has one audience of its own (log and private split them), so
-        # each audience's lines can be put in that audience's order without touching the others.
-        streams: dict[frozenset[str] | None, list[list[LogEntry]]] = {}
-        for i in range(n):
-            for e in run[bounds[i] : bounds[i + 1]]:
-                streams.setdefault(e.audience, [[] for _ in range(n)])[i].append(e)
-        ordered: dict[frozenset[str] | None, list[list[LogEntry]]] = {}
-        for audience, per_block in streams.items():
-            if audience is None or audience not in viewers:
-                ordered[audience] = per_block  # not written by log/private: left as it is
-                continue
-            viewer = viewers[audience]
-            keys = [name_for(self.state, viewer, uid) for _, uid in marks]
-            ordered[audience] = [per_block[i] for i in sorted(range(n), key=keys.__getitem__)]
-        out = run[: bounds[0]]
-        for i in range(n):
-            for audience in streams:
-                out.extend(ordered[audience][i])
-        self.entries[start:] = out
+        self.entries[start:] = reorder_run(run, [m[0] - start for m in marks], keys)

@@ -20,21 +20,20 @@ from itertools import combinations
 
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.attack import (
+from games.napoleons_triumph.attack.attackers import (
     attack_options,
-    check_def_leading,
-    counter_candidates,
-    default_hold,
-    nameable,
     options_moving,
     spec_barred,
     vacate_options,
 )
+from games.napoleons_triumph.attack.blocking import default_hold
+from games.napoleons_triumph.attack.defense import check_def_leading, nameable
+from games.napoleons_triumph.attack.resolution import counter_candidates, winner
 from games.napoleons_triumph.context import Ctx, public_key, shown_as
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.retreat import default_plan
-from games.napoleons_triumph.road_attack import road_attacks
+from games.napoleons_triumph.road_attack.options import road_attacks
 from games.napoleons_triumph.state import Attack, Pending, Unit, other
 
 PLAN_KEYS = {"scope", "on_threat", "counter", "loss_priority", "retreat", "hold"}
@@ -312,8 +311,6 @@ def standing_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]] |
 
 def _winning_counter(ctx: Ctx, atk: Attack) -> list[str]:
     """win_if_possible: the weakest counter-attack that makes the defender the final winner."""
-    from games.napoleons_triumph.attack import winner
-
     state = ctx.state
     assert atk.prelim is not None
     cands = counter_candidates(ctx, atk)

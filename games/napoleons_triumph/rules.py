@@ -2,13 +2,18 @@
 
 `validate` runs exactly the code of `apply` on a scratch copy and reports the first rule that
 refuses, so the two can never disagree.
+
+The rules never import the random player (randomplay.py depends on them): the package hands it
+in when it builds RULESET.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
+from games.core.log import lines_for
 from games.core.protocol import (
     JSON,
     SYSTEM,
@@ -39,7 +44,7 @@ from games.napoleons_triumph import view as V
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.commands import attach
 from games.napoleons_triumph.context import Ctx
-from games.napoleons_triumph.errors import Illegal, require
+from games.napoleons_triumph.errors import Illegal, SetupRefused, require
 from games.napoleons_triumph.morale import GameOver
 from games.napoleons_triumph.scenario import DEFAULT_ROLES, board_for, new_game, roles_of
 from games.napoleons_triumph.schemas import PAYLOADS, VIEW_SCHEMA, payload_schema, schema_errors
@@ -47,6 +52,15 @@ from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.turns import end_turn, start_game
 
 Handler = Callable[[Ctx, str, dict[str, JSON]], None]
+
+
+class RandomPlayer(Protocol):
+    """A random legal action for `role`, or None when it has nothing to do (randomplay.py)."""
+
+    def __call__(
+        self, rules: NapoleonsTriumph, state: GameState, role: Role, rng: Rng
+    ) -> Action | None: ...
+
 
 COMMANDS: dict[str, Handler] = {
     "corps_move": lambda c, s, p: movement.move_command(c, s, "corps_move", p),
@@ -232,6 +246,9 @@ class NapoleonsTriumph:
     version = 2  # 2: issue 11 (rule fixes change how logs written by version 1 replay)
     title = "Napoleon's Triumph"
 
+    def __init__(self, random_player: RandomPlayer | None = None) -> None:
+        self._random_player = random_player
+
     def scenarios(self) -> Sequence[str]:
         return ("DEC2", "DEC1")
 
@@ -250,7 +267,11 @@ class NapoleonsTriumph:
         )
 
     def setup(self, config: GameConfig, rng: Rng) -> GameState:
-        return new_game(config.scenario, config.options, rng)
+        try:
+            return new_game(config.scenario, config.options, rng)
+        except Illegal as e:  # the protocol's set-up error, naming the rule (NT-16, NT-19, ...)
+            r = e.rejection
+            raise SetupRefused(r.rule, r.message, r.path) from e
 
     def board(self, state: GameState) -> Board:
         return board_for(state)
@@ -344,9 +365,12 @@ class NapoleonsTriumph:
         return parse_text(self.ctx(state), role, text)
 
     def random_action(self, state: GameState, role: Role, rng: Rng) -> Action | None:
-        from games.napoleons_triumph.randomplay import random_action
-
-        return random_action(self, state, role, rng)
+        if self._random_player is None:
+            raise NotImplementedError(
+                "this NapoleonsTriumph has no random player: build it with "
+                "NapoleonsTriumph(random_player=...) or use games.napoleons_triumph.RULESET"
+            )
+        return self._random_player(self, state, role, rng)
 
     # --- the API's contract for clients (issue 10 item 6): schemas.py and choices.py ---
     def actions(self, state: GameState, role: Role) -> Sequence[ActionSpec]:
@@ -397,4 +421,4 @@ class NapoleonsTriumph:
 
     def log_for(self, entries: Sequence[LogEntry], role: Role) -> list[str]:
         """The lines of a log a role may read (the platform filters Event.log the same way)."""
-        return [e.text for e in entries if e.audience is None or role in e.audience]
+        return lines_for(entries, role)

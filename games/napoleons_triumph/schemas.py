@@ -1,4 +1,5 @@
-"""JSON Schemas (draft 2020-12) of every action payload and of the view (issue 10 item 6).
+"""JSON Schemas (draft 2020-12) of every action payload; the view's is
+`view_schema` (re-exported here as `VIEW_SCHEMA`).
 
 Written from what the handlers read through `payload.py`: each object lists its fields, refuses
 unknown ones (`additionalProperties: false`) and names the required ones; strings and arrays are
@@ -17,8 +18,16 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from games.core.protocol import JSON, Rejection
+from games.napoleons_triumph.view_schema import DRAFT, VIEW_SCHEMA
 
-DRAFT = "https://json-schema.org/draft/2020-12/schema"
+__all__ = [
+    "DRAFT",
+    "PAYLOADS",
+    "VIEW_SCHEMA",
+    "payload_schema",
+    "schema_errors",
+]
+
 ID_LEN = 64  # unit ids, enemy aliases, commander ids, approach ids, entry ids
 MAX_PIECES = 64  # any list of pieces
 MAX_PATH = 8  # a road path (3 locales at most are legal, NT-51)
@@ -442,220 +451,3 @@ def schema_errors(kind: str, payload: JSON) -> list[Rejection]:
             if r not in out:
                 out.append(r)
     return out[:MAX_REJECTIONS]
-
-
-# ----------------------------------------------------------------------------- the view
-
-
-def _view_obj(props: Mapping[str, JSON], optional: tuple[str, ...] = ()) -> dict[str, JSON]:
-    return {
-        "type": "object",
-        "properties": dict(props),
-        "required": [k for k in props if k not in optional],
-        "additionalProperties": False,
-    }
-
-
-_STR: dict[str, JSON] = {"type": "string"}
-_INT: dict[str, JSON] = {"type": "integer"}
-_BOOL: dict[str, JSON] = {"type": "boolean"}
-_SIDE: dict[str, JSON] = {"enum": ["F", "AL"]}
-_NSTR: dict[str, JSON] = {"type": ["string", "null"]}
-_NINT: dict[str, JSON] = {"type": ["integer", "null"]}
-_STRS: dict[str, JSON] = {"type": "array", "items": _STR}
-_INTS: dict[str, JSON] = {"type": "array", "items": _INT}
-_POS: dict[str, JSON] = _view_obj({"locale": _NINT, "approach": _NSTR})
-_UNIT: dict[str, JSON] = _view_obj(
-    {
-        "id": {"type": "string", "description": "own unit: its id; enemy unit: an alias"},
-        "side": _SIDE,
-        "position": _POS,
-        "corps": _NSTR,
-        "face": {
-            "anyOf": [
-                _view_obj({"type": {"enum": ["INF", "GUARD", "CAV", "ART"]}, "strength": _INT}),
-                {"type": "null"},
-            ],
-            "description": "null while hidden from the viewer",
-        },
-        "fixed_battery": _BOOL,
-        "moves": _INT,
-        "named_via": _STRS,
-        "retreated": _BOOL,
-        "arrived": {**_BOOL, "description": "own unit: entered as a reinforcement this turn"},
-    },
-    optional=("fixed_battery", "moves", "named_via", "retreated", "arrived"),
-)
-_PLAN: dict[str, JSON] = {
-    "type": "object",
-    "description": "scope ('default' or a locale number) -> the standing instruction",
-    "additionalProperties": _view_obj(
-        {
-            "mode": _STR,
-            "leading": _STR,
-            "counter": _STR,
-            "loss_priority": _STRS,
-            "hold": _STR,
-            "retreat": _STR,
-        }
-    ),
-}
-_PENDING: dict[str, JSON] = _view_obj(
-    {
-        "side": _SIDE,
-        "decision": {"type": "string", "description": "the open decision (digest 4.3)"},
-        "data": {"type": "object", "description": "only for the side that decides"},
-    },
-    optional=("data",),
-)
-_ATTACK: dict[str, JSON] = _view_obj(
-    {
-        "id": _INT,
-        "attacker": _SIDE,
-        "attack_locale": _INT,
-        "defense_locale": _INT,
-        "approach": _STR,
-        "step": _STR,
-        "guard_attack": _BOOL,
-        "vacated": _BOOL,
-        "named": _STRS,
-        "defenders_blocking": _BOOL,
-        "feint": _BOOL,
-        "attackers": _STRS,
-        "attack_commanders": _STRS,
-        "width": _INT,
-        "attack_leading": _STRS,
-        "defense_leading": _STRS,
-        "artillery": _BOOL,
-        "preliminary": _NINT,
-        "counter": _STRS,
-        "final": _NINT,
-        "winner": {"enum": ["F", "AL", None]},
-        "committed_leading": _STRS,
-    },
-    optional=("committed_leading",),
-)
-_OFFMAP_CORPS: dict[str, JSON] = _view_obj(
-    {
-        "commander": _STR,
-        "units": {
-            "anyOf": [{"type": "array", "items": _UNIT}, _INT],
-            "description": "own side: the units; the enemy's: how many (AMB-3)",
-        },
-    }
-)
-
-_AUCTION: dict[str, JSON] = _view_obj(
-    {
-        "players": _STRS,
-        "first": {"type": "string", "description": "who bids first, by lot (NT-134)"},
-        "to_bid": {"type": ["string", "null"], "description": "whose turn it is to bid"},
-        "bids": {
-            "type": "array",
-            "items": _view_obj({"role": _STR, "amount": _INT, "pass": _BOOL}, ("amount", "pass")),
-        },
-        "high_bid": _NINT,
-        "max_bid": _INT,
-        "winner": _NSTR,
-        "sides": {"type": "object", "additionalProperties": _SIDE},
-    },
-    optional=("sides",),
-)
-
-_RIDE_ON: dict[str, JSON] = _view_obj(
-    {
-        "side": _SIDE,
-        "command": {"enum": ["corps_move", "detach_move", "unit_move"]},
-        "commander": _NSTR,
-        "units": {**_STRS, "description": "own ids, enemy aliases"},
-        "locale": _INT,
-        "strand": _INT,
-        "entered": {**_INT, "description": "locales of road entered so far (NT-51)"},
-        "main_only": {**_BOOL, "description": "only main roads so far (3 locales, else 2)"},
-        "road_left": {**_INT, "description": "locales of road the ride-on may still enter"},
-    }
-)
-
-VIEW_SCHEMA: dict[str, JSON] = {
-    "$schema": DRAFT,
-    "title": "napoleons_triumph view",
-    **_view_obj(
-        {
-            "ruleset": {"const": "napoleons_triumph"},
-            "board": _STR,
-            "scenario": _STR,
-            "viewer": _view_obj({"role": _STR, "side": {"enum": ["F", "AL", "@observer", None]}}),
-            "phase": {"enum": ["auction", "setup_AL", "setup_F", "turn", "over"]},
-            "round": _view_obj(
-                {"index": _INT, "of": _INT, "day": _INT, "hour": _NINT, "night": _BOOL}
-            ),
-            "active": _SIDE,
-            "morale": {"type": "object", "additionalProperties": _INT},
-            "elite_committed": {"type": "object", "additionalProperties": _STRS},
-            "guard_attack_banned": {"type": "object", "additionalProperties": _BOOL},
-            "french_reinforcements_entered": _BOOL,
-            "commands_this_turn": _view_obj(
-                {
-                    "independent": _INT,
-                    "allied_corps": _INT,
-                    "log": {
-                        "type": "array",
-                        "items": {"type": "object", "description": "a command given (NT-44)"},
-                    },
-                }
-            ),
-            "locks": _view_obj(
-                {
-                    "road": _INTS,
-                    "reserve_entered": {
-                        **_INTS,
-                        "description": "locales whose reserve pieces entered this turn (NT-54 a)",
-                    },
-                    "conquered": _INTS,
-                    "closed_approaches": _STRS,
-                }
-            ),
-            "units": {"type": "array", "items": _UNIT, "description": "own units on the map"},
-            "enemy_units": {"type": "array", "items": _UNIT},
-            "commanders": {
-                "type": "array",
-                "items": _view_obj(
-                    {
-                        "id": _STR,
-                        "side": _SIDE,
-                        "status": {"enum": ["pool", "offmap", "map", "dead"]},
-                        "position": {"anyOf": [_POS, {"type": "null"}]},
-                        "units_on_map": _INT,
-                        "commands_given": _INT,
-                        "arrived": {**_BOOL, "description": "entered this turn (NT-62)"},
-                    }
-                ),
-            },
-            "offmap": {
-                "type": "object",
-                "additionalProperties": {"type": "array", "items": _OFFMAP_CORPS},
-            },
-            "order_of_battle": {
-                "type": "object",
-                "additionalProperties": {"type": "object", "additionalProperties": _INT},
-            },
-            "pool": {"type": "array", "items": _UNIT},
-            "attack": {"anyOf": [_ATTACK, {"type": "null"}]},
-            "pending": {"anyOf": [_PENDING, {"type": "null"}]},
-            "ride_on": {
-                "anyOf": [_RIDE_ON, {"type": "null"}],
-                "description": "an open ride-on after a vacated road attack (NT-98); public",
-            },
-            "result": {"type": ["object", "null"]},
-            "standing_instructions": {
-                "type": "object",
-                "description": "own standing instructions (omniscient: side -> plans)",
-            },
-            "auction": {
-                "anyOf": [_AUCTION, {"type": "null"}],
-                "description": "the auction for sides (NT-134, NT-135); public",
-            },
-        },
-        optional=("standing_instructions", "auction"),
-    ),
-}

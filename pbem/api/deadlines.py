@@ -1,6 +1,7 @@
 """Deadlines (issue 5 item 5): a game's clock, its settings, pausing by common consent, a seat's
-substitute, and the caller's declared absences. The work is done by pbem.play.services.deadlines;
-these views only check who may ask, parse the input and shape the answer."""
+substitute, and the caller's declared absences. The work is done by pbem.play.services
+(deadlines, absences, pause); these views only check who may ask, parse the input and shape the
+answer."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.contrib.auth.models import User
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,17 +20,15 @@ from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import ERRORS, GAME_ID, game_get, request_user
 from pbem.api.orders import StrictCharField
 from pbem.play.models import Absence, Game, MissedTurnPolicy, PauseRequest, Seat
-from pbem.play.services.deadlines import (
+from pbem.play.selectors import may_act, may_read_clock
+from pbem.play.services.absences import (
     ABSENCE_FIRST_DAY,
     ABSENCE_LAST_DAY,
     absence_cancel,
     absence_declare,
-    deadline_settings_set,
-    pause_request,
-    pause_resume,
-    pause_withdraw,
-    seat_substitute_set,
 )
+from pbem.play.services.deadlines import deadline_settings_set, seat_substitute_set
+from pbem.play.services.pause import pause_request, pause_resume, pause_withdraw
 
 ROLE_PATH = OpenApiParameter("role", OpenApiTypes.STR, OpenApiParameter.PATH)
 ABSENCE_ID = OpenApiParameter("absence_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -41,13 +40,6 @@ ID_MAX = 2**63 - 1
 
 
 # --- helpers ------------------------------------------------------------------------------------
-
-
-def may_read_clock(game: Game, user: User) -> None:
-    """The seated players and the creator (who sets the clock) may read it; others get 403."""
-    seated = any(s.user_id == user.pk for s in game.seats.all())
-    if not seated and game.created_by_id != user.pk:
-        raise PermissionDenied("only the players of this game may read its deadline")
 
 
 def deadline_out(game: Game) -> dict[str, Any]:
@@ -216,8 +208,7 @@ class PauseWithdrawApi(APIView):
     def delete(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = game_get(game_id)
-        if not any(s.user_id == user.pk for s in game.seats.all()):
-            raise PermissionDenied("you hold no seat in this game")
+        may_act(game, user)
         pause_withdraw(game=game, user=user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -16,7 +16,8 @@ Messages are cut short and lists capped, so an answer never echoes a large input
 
 - DRF's exceptions (validation, parse errors, authentication, 404, throttling) keep DRF's status
   and headers (WWW-Authenticate, Retry-After, Allow) with the body rewritten to the shape.
-- Our `ServiceError` subclasses answer with their `.status` and `.code`.
+- Our `ServiceError` subclasses answer with their `.status` and `.code`; an `InvalidField` is
+  answered as DRF's error on that field.
 - Django's `Http404`, `ObjectDoesNotExist`, `PermissionDenied`, `ValidationError` are 4xx, and
   `RequestDataTooBig` (a body over DATA_UPLOAD_MAX_MEMORY_SIZE) is a 413.
 - A database that refuses the connection or aborts a transaction for a transient reason
@@ -44,7 +45,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.core.protocol import Rejection
 from pbem.api.parsers import body_limit, too_large
-from pbem.play.errors import ServiceError
+from pbem.play.errors import InvalidField, ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -85,15 +86,21 @@ def error_entry(rule: str, message: str, path: str = "") -> dict[str, str]:
     }
 
 
-def error_body(code: str, detail: str, errors: Iterable[dict[str, str]] = ()) -> dict[str, Any]:
-    """The one error shape; `errors` entries are cut and capped."""
+def error_body(
+    code: str, detail: str, errors: Iterable[dict[str, str]] = (), *, intake: object = None
+) -> dict[str, Any]:
+    """The one error shape: every 4xx/5xx body of the API is built here. `errors` entries are cut
+    and capped; `intake` (the stored order, or an Idempotency-Key's first use) when there is one."""
     entries = list(errors)
     shown = [error_entry(e["rule"], e["message"], e["path"]) for e in entries[:ERRORS_MAX]]
     more = len(entries) - len(shown)
     text = _cut(str(detail), MESSAGE_MAX)
     if more > 0:
         text += f" ({more} more errors not shown)"
-    return {"code": code, "detail": text, "errors": shown}
+    body: dict[str, Any] = {"code": code, "detail": text, "errors": shown}
+    if intake is not None:
+        body["intake"] = str(intake)
+    return body
 
 
 def rejection_entries(rejections: Iterable[Rejection]) -> list[dict[str, str]]:
@@ -108,11 +115,7 @@ def service_error_body(exc: ServiceError) -> dict[str, Any]:
         entries = [error_entry(exc.code, exc.message)]  # a bad request names what is wrong
     else:
         entries = []
-    body = error_body(exc.code, exc.message, entries)
-    intake_id = getattr(exc, "intake_id", None)
-    if intake_id is not None:
-        body["intake"] = str(intake_id)
-    return body
+    return error_body(exc.code, exc.message, entries, intake=getattr(exc, "intake_id", None))
 
 
 def pointer(parent: str, key: object) -> str:
@@ -159,7 +162,9 @@ def _drf_body(exc: drf.APIException) -> dict[str, Any]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, ServiceError):
+    if isinstance(exc, InvalidField):  # a field error found by a service: as DRF's field errors
+        exc = drf.ValidationError({exc.field: [exc.message]})
+    elif isinstance(exc, ServiceError):
         return Response(service_error_body(exc), status=exc.status)
     if isinstance(exc, RequestDataTooBig):
         exc = too_large(body_limit(context.get("view")))

@@ -1,4 +1,7 @@
-"""Games: create, list, detail, join a seat, the seat's view, the seat's log; the rulesets."""
+"""Games: create, list, detail, join a seat, the seat's view, the seat's log; the rulesets.
+
+The views parse, call and serialise: who may read what (reader role, private games, log
+audiences, numbering) is decided in pbem.play.selectors."""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -21,15 +23,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.core.protocol import OBSERVER, SYSTEM
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.openapi import CHOICES_SCHEMA, JSON_SCHEMA_SCHEMA
 from pbem.api.openapi import view_schema as engine_view_schema
-from pbem.play.models import Event, Game, Seat
+from pbem.play.models import Game
 from pbem.play.rulesets import enabled, ruleset_get
+from pbem.play.selectors import (
+    can_read_game,
+    events_for,
+    game_find,
+    games_for,
+    may_read_game,
+    numbering_for,
+    reader_roles,
+    view_for,
+)
 from pbem.play.services.games import game_create, seat_join
-from pbem.play.services.log import state_at
-from pbem.play.services.visibility import Numbering, numbering_for
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -66,48 +75,10 @@ def game_get(game_id: str, *, head: bool = False) -> Game:
         pk = uuid.UUID(str(game_id))
     except ValueError:
         raise NotFound("no such game") from None
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    games = Game.objects.prefetch_related(seats).filter(pk=pk)
-    if head:
-        games = games.select_related("headstate")
-    game = next(iter(games[:1]), None)
+    game = game_find(pk, head=head)
     if game is None:
         raise NotFound("no such game")
     return game
-
-
-def roles_of(game: Game, user: User) -> list[str]:
-    return sorted(s.role for s in game.seats.all() if s.user_id == user.pk)
-
-
-def role_for(game: Game, user: User, role: str | None) -> str:
-    """The seat the caller reads as: `role` if they hold it (403 otherwise); when no role is
-    named, their only role. `@observer` (the spectator's public view) is open to anyone when the
-    game admits spectators, and is what a caller without a seat gets."""
-    mine = roles_of(game, user)
-    if role == OBSERVER or (not role and not mine):
-        if not game.spectators:
-            raise PermissionDenied("this game admits no spectators and you hold no seat in it")
-        return OBSERVER
-    if role:
-        if role not in mine:
-            raise PermissionDenied(f"you do not hold the seat {role!r} in this game")
-        return role
-    if len(mine) > 1:
-        raise ValidationError({"role": [f"you hold several roles {mine}; say which one"]})
-    return mine[0]
-
-
-def is_member(game: Game, user: User) -> bool:
-    """Holds (or is invited to) a seat of the game, or created it."""
-    return game.created_by_id == user.pk or any(s.user_id == user.pk for s in game.seats.all())
-
-
-def may_read_game(game: Game, user: User) -> None:
-    """A game created with `"spectators": false` is private: its detail and its verification
-    answer 403 to anyone but its members (seat holders, invited users, the creator)."""
-    if not game.spectators and not is_member(game, user):
-        raise PermissionDenied("this game admits no spectators and you hold no seat in it")
 
 
 def game_out(game: Game, user: User) -> dict[str, Any]:
@@ -118,7 +89,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda s: s.role)
     mine = [s.role for s in seats if s.user_id == user.pk]
     active = [str(r) for r in game.active_roles]
-    redacted = not game.spectators and not is_member(game, user)
+    redacted = not can_read_game(game, user)
     started = all(s.user_id is not None and s.accepted_at is not None for s in seats)
     return {
         "id": game.pk,
@@ -134,7 +105,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
         # counted as the caller sees the log: a side's secret events are not counted for others
         "head_seq": None
         if redacted
-        else numbering_for(game, mine or [OBSERVER]).role_seq(game.head_seq),
+        else numbering_for(game, reader_roles(game, user)).role_seq(game.head_seq),
         "seed_commitment": None if redacted else game.seed_commitment,
         "seats": [
             {
@@ -211,13 +182,8 @@ class GameListApi(APIView):
         user = request_user(request)
         query = GameListApi.FilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        games = Game.objects.prefetch_related("seats__user")
-        found = {g.pk: g for g in games.filter(seats__user=user).distinct()}
-        if query.validated_data["open"]:
-            for g in games.filter(seats__user__isnull=True, status=Game.Status.ACTIVE).distinct():
-                found.setdefault(g.pk, g)
-        ordered = sorted(found.values(), key=lambda g: g.created_at, reverse=True)
-        return Response(GameListApi.OutputSerializer(games_out(ordered, user), many=True).data)
+        games = games_for(user, open_seats=query.validated_data["open"])
+        return Response(GameListApi.OutputSerializer(games_out(games, user), many=True).data)
 
 
 class GameCreateApi(APIView):
@@ -368,46 +334,8 @@ class GameViewApi(APIView):
         game = game_get(game_id)
         query = self.FilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        role = role_for(game, user, query.validated_data.get("role"))
-        ruleset = ruleset_get(game.ruleset_id)
-        state = state_at(game, game.head_seq)
-        prompt = ruleset.prompts(state).get(role)
-        actions = [a.to_json() for a in ruleset.actions(state, role)]
-        out = {
-            "role": role,
-            "seq": numbering_for(game, [role]).role_seq(game.head_seq),  # item 3
-            "view": ruleset.view(state, role),
-            "prompt": None
-            if prompt is None
-            else {
-                "text": prompt.text,
-                "kinds": {k: str(v) for k, v in prompt.kinds.items()},
-                "actions": [a for a in actions if not a["any_time"]],
-            },
-            "actions": actions,
-        }
-        return Response(self.OutputSerializer(out).data)
-
-
-def event_out(event: Event, role: str, mine: set[str], numbering: Numbering) -> dict[str, Any]:
-    """One event as `role` may read it: only log lines meant for it, the payload only when it
-    is the caller's own order or the platform's (`.setup`, system actions); numbered as the
-    caller sees the log (pbem.play.services.visibility)."""
-    lines = [
-        str(entry.get("text", ""))
-        for entry in event.log
-        if isinstance(entry, dict)
-        and (entry.get("audience") is None or role in (entry.get("audience") or []))
-    ]
-    public_payload = event.kind == ".setup" or event.role == SYSTEM or event.role in mine
-    return {
-        "seq": numbering.role_seq(event.seq),
-        "kind": event.kind,
-        "role": event.role,
-        "created_at": event.created_at,
-        "lines": lines,
-        "payload": event.payload if public_payload else None,
-    }
+        seat_view = view_for(game, user, query.validated_data.get("role"))
+        return Response(self.OutputSerializer(seat_view).data)
 
 
 class GameEventsApi(APIView):
@@ -439,16 +367,10 @@ class GameEventsApi(APIView):
         game = game_get(game_id)
         query = self.FilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        role = role_for(game, user, query.validated_data.get("role"))
-        mine = set(roles_of(game, user))
-        # `after` and every `seq` count only the events this role may know exist (item 3)
-        numbering = numbering_for(game, [role])
-        after = numbering.global_seq(query.validated_data["after"])
-        events = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
-        out = [
-            event_out(e, role, mine, numbering) for e in events if numbering.is_visible(e.seq)
-        ]
-        return Response(self.OutputSerializer(out, many=True).data)
+        v = query.validated_data
+        # `after` and every `seq` count only the events the reader's role may know exist
+        events = events_for(game, user, v.get("role"), v["after"])
+        return Response(self.OutputSerializer(events, many=True).data)
 
 
 class RoleOutputSerializer(serializers.Serializer[Any]):
@@ -507,6 +429,6 @@ __all__ = [
     "RulesetListApi",
     "SeatJoinApi",
     "game_get",
+    "game_out",
     "request_user",
-    "role_for",
 ]

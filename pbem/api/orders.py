@@ -5,21 +5,22 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import ErrorDetail, NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import ErrorDetail, NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.core.protocol import Rejection
 from pbem.api.exceptions import ErrorOutputSerializer
-from pbem.api.games import GAME_ID, game_get, request_user, roles_of
+from pbem.api.games import GAME_ID, game_get, request_user
 from pbem.api.openapi import register_order_request
+from pbem.conf import pbem_settings
 from pbem.play.errors import OrderRejected
-from pbem.play.models import Game, OrderIntake
+from pbem.play.models import OrderIntake
+from pbem.play.selectors import acting_role
 from pbem.play.services.orders import order_submit
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -47,21 +48,6 @@ class IntakeOutputSerializer(serializers.Serializer[Any]):
 
     def get_event_seq(self, intake: OrderIntake) -> int | None:
         return intake.event.seq if intake.event is not None else None
-
-
-def acting_role(game: Game, user_roles: list[str], role: str | None) -> str:
-    """The role an order is for: the one named, else the caller's only role, else the only one
-    of their roles that is prompted now."""
-    if role:
-        return role  # order_submit refuses a seat the caller does not hold (403)
-    if not user_roles:
-        raise PermissionDenied("you hold no seat in this game")
-    if len(user_roles) == 1:
-        return user_roles[0]
-    prompted = [r for r in user_roles if r in game.active_roles]
-    if len(prompted) == 1:
-        return prompted[0]
-    raise ValidationError({"role": [f"you hold several roles {user_roles}; say which one"]})
 
 
 class StrictCharField(serializers.CharField):
@@ -103,7 +89,7 @@ class OrderSubmitApi(APIView):
 
     @property
     def max_body_bytes(self) -> int:  # read by pbem.api.parsers.BoundedJSONParser
-        return int(settings.PBEM["MAX_ORDER_BYTES"])
+        return int(pbem_settings.MAX_ORDER_BYTES)
 
     @extend_schema_serializer(component_name="OrderSubmit")
     class InputSerializer(StrictSerializer):
@@ -140,7 +126,7 @@ class OrderSubmitApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        role = acting_role(game, roles_of(game, user), v.get("role"))
+        role = acting_role(game, user, v.get("role"))
         intake = order_submit(
             game=game,
             user=user,

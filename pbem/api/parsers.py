@@ -25,6 +25,8 @@ from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import JSONRenderer
 
+from pbem.conf import pbem_settings
+
 # the characters that open or close strings and containers (and escapes inside strings)
 _SPECIAL = re.compile(r'[\\"\[\]{}]')
 
@@ -37,7 +39,7 @@ class RequestTooLarge(APIException):
 
 def body_limit(view: object | None = None) -> int:
     """The byte limit for a request to `view`: the global one, or the view's own if lower."""
-    limit = int(settings.PBEM["MAX_BODY_BYTES"])
+    limit = int(pbem_settings.MAX_BODY_BYTES)
     own = getattr(view, "max_body_bytes", None)
     return min(limit, int(own)) if own else limit
 
@@ -139,7 +141,7 @@ class BoundedJSONParser(BaseParser):
             text = raw.decode(encoding) if isinstance(raw, bytes) else str(raw)
         except (UnicodeDecodeError, LookupError):
             raise ParseError(f"the body is not valid {encoding} text") from None
-        nesting_depth_check(text, int(settings.PBEM["MAX_JSON_DEPTH"]))
+        nesting_depth_check(text, int(pbem_settings.MAX_JSON_DEPTH))
         try:
             data = json.loads(text, parse_float=_finite_float, parse_constant=_constant)
         except RecursionError:  # not reached below the depth limit; never a 500 regardless

@@ -11,11 +11,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from games.core.protocol import OBSERVER
-from pbem.api.games import ERRORS, GAME_ID, game_get, may_read_game, request_user, roles_of
+from pbem.api.games import ERRORS, GAME_ID, game_get, request_user
 from pbem.play.models import Game
+from pbem.play.selectors import may_read_game, numbering_for, reader_roles
 from pbem.play.services.verify import game_verify, seed_reveal
-from pbem.play.services.visibility import numbering_for
 
 
 class VerifyOutputSerializer(serializers.Serializer[Any]):
@@ -57,8 +56,7 @@ class GameVerifyApi(APIView):
         may_read_game(game, user)  # a private game: 403 for non-members
         report = game_verify(game=game)
         # counted as the caller sees the log: a side's secret events are not counted for others
-        mine = roles_of(game, user)
-        numbering = numbering_for(game, mine or [OBSERVER])
+        numbering = numbering_for(game, reader_roles(game, user))
         mismatch = report.first_mismatch
         finished = game.status == Game.Status.FINISHED
         out = {

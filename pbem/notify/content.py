@@ -1,6 +1,8 @@
 """What a notification says, built ONLY from what the recipient's role may see (architecture 8.7):
 the engine's `view(state, role)` at the event, and the event's log lines whose audience is
-everyone or includes the role. Never the event's kind, payload or acting role, never raw state.
+everyone or includes the role, numbered as that role sees the log: the very lines and numbers the
+API shows that role (both read through pbem.play.selectors). Never the event's kind, payload or
+acting role, never raw state.
 """
 
 from __future__ import annotations
@@ -8,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.template.loader import render_to_string
 
 from games.core.protocol import JSON
+from pbem.conf import DEFAULTS, pbem_settings
 from pbem.notify.models import Notification
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import ruleset_get
+from pbem.play.selectors import event_lines_for, numbering_for
 from pbem.play.services.log import state_at
-from pbem.play.services.visibility import numbering_for
 
 SUMMARY_SKIP = {"viewer", "ruleset"}  # the recipient knows who they are and what they play
 SUMMARY_MAX = 12
@@ -35,17 +37,9 @@ class Content:
 
 
 def visible_log(event: Event, role: str) -> list[str]:
-    """The event's log lines `role` may read: audience null (everyone) or containing the role."""
-    lines: list[str] = []
-    for entry in event.log or []:
-        if not isinstance(entry, dict):
-            continue
-        audience = entry.get("audience")
-        if audience is None or (isinstance(audience, list) and role in audience):
-            text = entry.get("text")
-            if isinstance(text, str) and text:
-                lines.append(text)
-    return lines[:LOG_MAX]
+    """The event's log lines `role` may read (`event_lines_for`: audience null or naming the
+    role), blank ones left out, at most LOG_MAX."""
+    return [line for line in event_lines_for(event, role) if line][:LOG_MAX]
 
 
 def _scalar(value: JSON) -> bool:
@@ -77,7 +71,7 @@ def view_summary(view: JSON) -> list[tuple[str, str]]:
 def site_url() -> str:
     """The public address of the site (env PBEM_SITE_URL, default http://localhost:8000; `./dev
     serve` sets it to its own port): every link in a mail or a webhook body starts with it."""
-    return str(settings.PBEM.get("SITE_URL") or "http://localhost:8000").rstrip("/")
+    return str(pbem_settings.SITE_URL or DEFAULTS["SITE_URL"]).rstrip("/")
 
 
 def view_url(game_id: object) -> str:
@@ -109,12 +103,6 @@ def role_label(names: dict[str, str], role: str) -> str:
     """'French army (french)': the name, then the id the API and the orders use."""
     name = names.get(role, role)
     return name if name == role else f"{name} ({role})"
-
-
-def role_view(game: Game, seq: int, role: str) -> JSON:
-    """The engine's view for `role` of the state after event `seq`."""
-    ruleset = ruleset_get(game.ruleset_id)
-    return ruleset.view(state_at(game, seq), role)
 
 
 def summary_in_names(

@@ -18,18 +18,19 @@ import secrets
 from collections.abc import Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from pbem.conf import pbem_settings
 from pbem.notify.content import notification_content, render
 from pbem.notify.models import DigestRun, Kind, Notification, NotificationPref, WebhookEndpoint
 from pbem.notify.transports import transport_class
 from pbem.notify.transports.base import Message, TransportError
 from pbem.notify.transports.email import mail_domain, mail_send
 from pbem.notify.transports.webhook import host_check, host_of
+from pbem.play.enqueue import enqueue, enqueue_later
 from pbem.play.errors import ServiceError
 from pbem.play.models import Event, Game, Seat
 
@@ -52,7 +53,7 @@ class WebhookNotFound(ServiceError):
 
 
 def _knob(name: str, default: int) -> int:
-    return int(settings.PBEM.get(name, default))
+    return int(getattr(pbem_settings, name, default))
 
 
 # --- planning ---------------------------------------------------------------------------------
@@ -88,24 +89,36 @@ def _rows_for(event: Event, kinds: dict[str, str], tag: str = "") -> list[Notifi
     to the dedupe key after the kind (`...:deadline_changed.<tag>`)."""
     if not kinds:
         return []
-    suffix = f".{tag}" if tag else ""
     seats = list(
         Seat.objects.filter(game_id=event.game_id, role__in=kinds, user__isnull=False)
         .exclude(accepted_at__isnull=True)  # an invitation not accepted yet gets no game news
         .select_related("user")
         .order_by("role")
     )
-    users = {s.user_id for s in seats}
+    told = [(seat.user, seat.role, kinds[seat.role]) for seat in seats if seat.user is not None]
+    return _rows_to(event, told, f".{tag}" if tag else "")
+
+
+def _rows_for_user(event: Event, user: User, role: str, kind: str, tag: str) -> list[Notification]:
+    """The rows telling one user (seated or not) `kind` of news about `role`."""
+    return _rows_to(event, [(user, role, kind)], f".{tag}")
+
+
+def _rows_to(
+    event: Event, told: Sequence[tuple[User, str, str]], suffix: str
+) -> list[Notification]:
+    """The rows telling each (user, role, kind) its news about `event`: by email unless the user
+    switched it off (held for the daily digest if so chosen), and by each active webhook that
+    wants the kind. Dedupe keys: `{event}:email.{role}:{kind}{suffix}` and
+    `{event}:webhook.{hook}.{role}:{kind}{suffix}`."""
+    users = {user.pk for user, _, _ in told}
     prefs = {p.user_id: p for p in NotificationPref.objects.filter(user_id__in=users)}
     hooks: dict[int, list[WebhookEndpoint]] = {}
     for hook in WebhookEndpoint.objects.filter(user_id__in=users, active=True).order_by("pk"):
         hooks.setdefault(hook.user_id, []).append(hook)
     rows: list[Notification] = []
-    for seat in seats:
-        user = seat.user
-        assert user is not None
-        kind = kinds[seat.role]
-        common = {"event": event, "game_id": event.game_id, "user": user, "role": seat.role}
+    for user, role, kind in told:
+        common = {"event": event, "game_id": event.game_id, "user": user, "role": role}
         pref = prefs.get(user.pk)
         if user.email and (pref is None or pref.email_enabled):
             digest = pref is not None and pref.mode == NotificationPref.Mode.DAILY_DIGEST
@@ -114,7 +127,7 @@ def _rows_for(event: Event, kinds: dict[str, str], tag: str = "") -> list[Notifi
                     **common,
                     channel=Notification.Channel.EMAIL,
                     kind=kind,
-                    dedupe_key=f"{event.pk}:email.{seat.role}:{kind}{suffix}",
+                    dedupe_key=f"{event.pk}:email.{role}:{kind}{suffix}",
                     status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
                 )
             )
@@ -126,7 +139,7 @@ def _rows_for(event: Event, kinds: dict[str, str], tag: str = "") -> list[Notifi
                         channel=Notification.Channel.WEBHOOK,
                         endpoint=hook,
                         kind=kind,
-                        dedupe_key=f"{event.pk}:webhook.{hook.pk}.{seat.role}:{kind}{suffix}",
+                        dedupe_key=f"{event.pk}:webhook.{hook.pk}.{role}:{kind}{suffix}",
                     )
                 )
     return rows
@@ -151,10 +164,8 @@ def _store(rows: list[Notification]) -> list[int]:
 
 
 def _flush_enqueue(ids: list[int]) -> None:
-    from pbem.notify.tasks import outbox_flush_task
-
     try:
-        outbox_flush_task.delay(ids)
+        enqueue("notify.outbox_flush", ids)
     except Exception:  # the broker is down: the sweep will find the rows
         logger.exception("notify: outbox flush of %d rows not enqueued", len(ids))
 
@@ -222,7 +233,8 @@ def notify_game_started(*, game: Game) -> list[int]:
 def notify_deadline_changed(*, game: Game, changed_by: int | None = None) -> list[int]:
     """Tell the seated players (except `changed_by`, a user id: who made the change knows) that
     the game's time per turn or missed-turn policy changed. Called by
-    `pbem.play.services.deadlines.deadline_settings_set` after the change; the mail states the
+    `pbem.play.services.deadlines.deadline_settings_set` through `hooks.DEADLINE_CHANGED` after
+    the change; the mail states the
     settings and the deadline as they stand when it is sent. Each change is its own news (a
     timestamp tag in the dedupe key), so two changes at one head send two notes."""
     event = Event.objects.filter(game=game, seq=game.head_seq).first()
@@ -238,37 +250,6 @@ def notify_deadline_changed(*, game: Game, changed_by: int | None = None) -> lis
 
 
 # --- invitations (issue 10 item 5; pbem.play.services.games calls these) ----------------------
-
-
-def _rows_for_user(event: Event, user: User, role: str, kind: str, tag: str) -> list[Notification]:
-    """The rows telling one user (seated or not) `kind` of news about `role`, by email (unless
-    switched off; held for a daily digest if so chosen) and by each webhook that wants it."""
-    rows: list[Notification] = []
-    common = {"event": event, "game_id": event.game_id, "user": user, "role": role}
-    pref = NotificationPref.objects.filter(user=user).first()
-    if user.email and (pref is None or pref.email_enabled):
-        digest = pref is not None and pref.mode == NotificationPref.Mode.DAILY_DIGEST
-        rows.append(
-            Notification(
-                **common,
-                channel=Notification.Channel.EMAIL,
-                kind=kind,
-                dedupe_key=f"{event.pk}:email.{role}:{kind}.{tag}",
-                status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
-            )
-        )
-    for hook in WebhookEndpoint.objects.filter(user=user, active=True).order_by("pk"):
-        if hook.wants(kind):
-            rows.append(
-                Notification(
-                    **common,
-                    channel=Notification.Channel.WEBHOOK,
-                    endpoint=hook,
-                    kind=kind,
-                    dedupe_key=f"{event.pk}:webhook.{hook.pk}.{role}:{kind}.{tag}",
-                )
-            )
-    return rows
 
 
 def notify_invitation(*, seat: Seat) -> list[int]:
@@ -389,10 +370,8 @@ def _endpoint_failed(endpoint_id: int, *, permanent: bool) -> None:
 
 
 def _enqueue_deliver(notification_id: int, countdown: float = 0.0) -> None:
-    from pbem.notify.tasks import notification_deliver_task
-
     try:
-        notification_deliver_task.apply_async((notification_id,), countdown=countdown)
+        enqueue_later("notify.deliver", (notification_id,), countdown=countdown)
     except Exception:
         logger.exception("notify: %s not enqueued; the sweep will retry", notification_id)
 
@@ -436,9 +415,7 @@ def outbox_sweep(*, now: datetime | None = None) -> int:
         try:
             if Notification.objects.filter(due, pk=pk).update(enqueued_at=now) != 1:
                 continue
-            from pbem.notify.tasks import notification_deliver_task
-
-            notification_deliver_task.delay(pk)
+            enqueue("notify.deliver", pk)
             done += 1
         except Exception:
             logger.exception("notify: sweep could not enqueue %s; pushed forward", pk)

@@ -16,6 +16,26 @@ class ServiceError(Exception):
         self.message = message
 
 
+class ReadForbidden(ServiceError):
+    """The caller may not read this, or act as this role (a private game, a seat they do not
+    hold): 403, answered as any other refused permission."""
+
+    status = 403
+    code = "permission_denied"
+
+
+class InvalidField(ServiceError):
+    """One request field is wrong in a way only the service can tell (e.g. a `role` that must be
+    named): 400, answered as a serializer's error on that field (`path` points at it)."""
+
+    status = 400
+    code = "invalid"
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class NotYourSeat(ServiceError):
     status = 403
     code = "not_your_seat"

@@ -15,14 +15,16 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from pbem.conf import pbem_settings
+
 
 class AppendOnlyError(Exception):
     """Raised when code tries to change or delete an event."""
 
 
 def default_turn_hours() -> int:
-    """The time per turn of a new game: settings.PBEM["DEADLINE_DEFAULT_HOURS"] (72)."""
-    return int(settings.PBEM.get("DEADLINE_DEFAULT_HOURS", 72))
+    """The time per turn of a new game: pbem_settings.DEADLINE_DEFAULT_HOURS (72)."""
+    return int(pbem_settings.DEADLINE_DEFAULT_HOURS)
 
 
 class MissedTurnPolicy(models.TextChoices):
@@ -155,7 +157,7 @@ class Event(models.Model):
                 name="event_game_source_ref_uniq",
             ),
         ]
-        # a role's numbering looks up the game's private-kind events (pbem.play.services.visibility)
+        # a role's numbering looks up the game's private-kind events (pbem.play.selectors)
         indexes = [models.Index(fields=["game", "kind"], name="event_game_kind_idx")]
         ordering = ["game_id", "seq"]  # by the column: "game" would join Game for its ordering
 

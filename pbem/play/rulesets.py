@@ -1,11 +1,11 @@
-"""The rulesets this server offers: games.registry filtered by settings.PBEM["RULESETS"]."""
+"""The rulesets this server offers: every entry of games.registry, or only those the setting
+RULESETS lists (None, the default, offers them all)."""
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from games import registry
 from games.core.protocol import Ruleset
+from pbem.conf import pbem_settings
 
 
 class UnknownRuleset(LookupError):
@@ -13,8 +13,10 @@ class UnknownRuleset(LookupError):
 
 
 def enabled() -> list[str]:
-    wanted = set(settings.PBEM.get("RULESETS", []))
-    return [r for r in registry.available() if r in wanted]
+    wanted = pbem_settings.RULESETS
+    if wanted is None:
+        return registry.available()
+    return [r for r in registry.available() if r in set(wanted)]
 
 
 def ruleset_get(ruleset_id: str) -> Ruleset[object]:

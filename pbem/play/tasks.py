@@ -51,7 +51,7 @@ def turn_resolve_task(game_id: str, after_seq: int, **extra: Any) -> None:
 def deadlines_sweep_task(**extra: Any) -> int:
     if extra:
         logger.warning("deadlines_sweep got unexpected kwargs %s", sorted(extra))
-    from pbem.play.services.deadlines import deadlines_sweep
+    from pbem.play.services.sweeps import deadlines_sweep
 
     return deadlines_sweep()
 
@@ -60,7 +60,7 @@ def deadlines_sweep_task(**extra: Any) -> int:
 def reminders_sweep_task(**extra: Any) -> int:
     if extra:
         logger.warning("reminders_sweep got unexpected kwargs %s", sorted(extra))
-    from pbem.play.services.deadlines import reminders_sweep
+    from pbem.play.services.sweeps import reminders_sweep
 
     return reminders_sweep()
 
@@ -69,6 +69,22 @@ def reminders_sweep_task(**extra: Any) -> int:
 def stuck_turns_sweep_task(**extra: Any) -> int:
     if extra:
         logger.warning("stuck_turns_sweep got unexpected kwargs %s", sorted(extra))
-    from pbem.play.services.deadlines import stuck_turns_sweep
+    from pbem.play.services.sweeps import stuck_turns_sweep
 
     return stuck_turns_sweep()
+
+
+@shared_task(
+    name="play.system_step",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def system_step_task(game_id: str, after_seq: int, **extra: Any) -> None:
+    if extra:
+        logger.warning("system_step got unexpected kwargs %s", sorted(extra))
+    from pbem.play.services.system_steps import system_step_apply
+
+    system_step_apply(game_id=game_id, after_seq=int(after_seq))

@@ -14,15 +14,16 @@ For each ruleset id of `games.registry.available()`, random legal games (the rul
     leaves the state untouched.
 
 Engine-specific knowledge (fast options, invariants, the hidden-fact probe, what must never leak)
-lives in HOOKS, one entry per ruleset id; a ruleset without an entry fails loudly.
+is the ruleset's Checks (games.core.checks), named by its games.registry entry; a ruleset without
+them fails loudly (games.registry.MissingHook).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cache
 
 import pytest
@@ -30,80 +31,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.core.canonical import state_hash
+from games.core.checks import Checks
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, Action, GameConfig, Ruleset
 from games.core.rng import Rng
-from games.registry import available, get
+from games.registry import available, checks, get
 
 # ----------------------------------------------------------------------------- per-ruleset hooks
 
-
-@dataclass(frozen=True)
-class Hooks:
-    options: dict[str, JSON]  # fast options (a small board)
-    max_actions: int  # (f): a random game must end within this many actions
-    kinds: tuple[str, ...]  # every action kind the ruleset knows, for (g)
-    violations: Callable[[object], list[str]]  # invariants broken in a state
-    perturb: Callable[[object, str, Rng], object]  # change only what `role` may not see
-    hidden_ids: Callable[[object, str], set[str]]  # ids that must never appear in role's view
-    secrets: Callable[[object], list[str]]  # strings that must never appear in any view
-    vocabulary: tuple[str, ...] = ()  # payload keys and ids worth throwing at validate()
-    extra_roles: tuple[str, ...] = field(default=(OBSERVER, OMNISCIENT))
-
-
-def _nt_hooks() -> Hooks:
-    from games.napoleons_triumph.board import board_named
-    from games.napoleons_triumph.invariants import perturb_hidden, violations
-    from games.napoleons_triumph.rules import KNOWN
-    from games.napoleons_triumph.state import DEAD, GameState
-
-    def nt(state: object) -> GameState:
-        assert isinstance(state, GameState)
-        return state
-
-    def viol(state: object) -> list[str]:
-        s = nt(state)
-        return violations(board_named(s.board), s)
-
-    def perturb(state: object, role: str, rng: Rng) -> object:
-        s = nt(state)
-        return perturb_hidden(s, s.roles[role], rng)
-
-    def hidden_ids(state: object, role: str) -> set[str]:
-        # Enemy units are always named by alias (V-1..V-3), revealed or not; the observer and the
-        # omniscient reader are checked too: the observer knows no unit by id, the umpire all.
-        s = nt(state)
-        if role == OMNISCIENT:
-            return set()
-        side = s.roles.get(role)
-        return {u.id for u in s.units.values() if u.side != side and u.where != DEAD}
-
-    vocab = (
-        "unit", "units", "commander", "commands", "to", "locale", "approach", "road", "path",
-        "end_approach", "detach", "attack_locale", "guard_attack", "show_guard", "named",
-        "leading", "retreat", "end", "kind", "width", "target", "losses", "sp", "anchors",
-        "destinations", "pieces", "artillery", "entry", "command", "corps", "detachments",
-        "fixed_battery", "position", "off_map", "default", "mode", "block", "reserve", "narrow",
-        "wide", "A01", "A07", "F01", "F12", "kienmayer", "davout", "lannes", "bagration",
-    )  # fmt: skip
-    return Hooks(
-        options={"board": "austerlitz"},
-        max_actions=5000,
-        kinds=tuple(sorted(KNOWN)),
-        violations=viol,
-        perturb=perturb,
-        hidden_ids=hidden_ids,
-        secrets=lambda s: [nt(s).salt],
-        vocabulary=vocab,
-    )
-
-
-HOOK_FACTORIES: dict[str, Callable[[], Hooks]] = {"napoleons_triumph": _nt_hooks}
+EXTRA_ROLES = (OBSERVER, OMNISCIENT)  # readers checked besides the ruleset's own roles
 
 
 @cache
-def hooks_for(ruleset_id: str) -> Hooks:
-    assert ruleset_id in HOOK_FACTORIES, f"add contract-test hooks for ruleset {ruleset_id!r}"
-    return HOOK_FACTORIES[ruleset_id]()
+def hooks_for(ruleset_id: str) -> Checks:
+    return checks(ruleset_id)  # MissingHook, naming the entry, for a ruleset without them
 
 
 RULESETS = pytest.mark.parametrize("ruleset_id", available())
@@ -123,7 +63,8 @@ class Trace:
 
 def _config(rules: Ruleset[object], ruleset_id: str, scenario_index: int) -> GameConfig:
     scenarios = rules.scenarios()
-    return GameConfig(scenarios[scenario_index % len(scenarios)], hooks_for(ruleset_id).options)
+    options = hooks_for(ruleset_id).fast_options
+    return GameConfig(scenarios[scenario_index % len(scenarios)], options)
 
 
 def _h(rules: Ruleset[object], state: object) -> str:
@@ -251,7 +192,7 @@ def test_views_are_json_and_leak_no_hidden_ids_or_secrets(
     rules = get(ruleset_id)
     hooks = hooks_for(ruleset_id)
     config = _config(rules, ruleset_id, scenario_index)
-    roles = side_roles(rules, config) + list(hooks.extra_roles)
+    roles = side_roles(rules, config) + list(EXTRA_ROLES)
     for state, action in steps(rules, config, game_seed, chooser_seed, length):
         secrets = hooks.secrets(state)
         for role in roles:
@@ -290,6 +231,7 @@ def test_views_do_not_depend_on_hidden_facts(
     for role in side_roles(rules, config):
         for _ in range(3):
             other = hooks.perturb(state, role, probe)
+            assert other is not None, f"{role} plays a side: something is hidden from it"
             assert rules.view(state, role) == rules.view(other, role), role
             # what is hidden from one side is hidden from spectators as well
             assert rules.view(state, OBSERVER) == rules.view(other, OBSERVER), role
@@ -368,7 +310,7 @@ def malformed(draw: st.DrawFn, ruleset_id: str) -> tuple[int, Action]:
     pool = state_pool(ruleset_id)
     index = draw(st.integers(min_value=0, max_value=len(pool) - 1))
     state = pool[index][0]
-    roles = side_roles(rules, GameConfig(rules.scenarios()[0], hooks.options))
+    roles = side_roles(rules, GameConfig(rules.scenarios()[0], hooks.fast_options))
     role = draw(st.sampled_from([*roles, *sorted(rules.prompts(state))]) | st.text(max_size=6))
     values = json_values(hooks.vocabulary)
     base = rules.random_action(state, role, Rng(draw(SEEDS))) if role in roles else None

@@ -1,5 +1,5 @@
-"""The whole server with its real parts: HTTP (live server) -> PostgreSQL -> Redis -> a Celery
-worker process. A game played to its end, 50 threads on 10 games, a task delivered several times,
+"""The whole server with its real parts: HTTP (gunicorn) -> PostgreSQL -> Redis -> a Celery
+worker process. A game played to its end, 200 clients on 50 games, a task delivered several times,
 a worker killed in the middle of a resolution, Redis stopped for a while, a seat acting for
 another. Figures are printed so that the CI log records them."""
 
@@ -20,8 +20,8 @@ from django.utils import timezone
 from games.core.rng import Rng
 from pbem.notify.models import Notification
 from pbem.play.models import Event, Game, OrderIntake
-from pbem.play.services.deadlines import STUCK_AFTER, stuck_turns_sweep
-from pbem.play.services.visibility import numbering_for
+from pbem.play.selectors import numbering_for
+from pbem.play.services.sweeps import STUCK_AFTER, stuck_turns_sweep
 from pbem.play.tasks import order_apply_task
 from tests.integration.it_helpers import (
     assert_log_sound,
@@ -109,12 +109,19 @@ def test_a_whole_game_through_the_rest_api_and_the_worker(
     )
 
 
-def test_fifty_threads_on_ten_games_lose_and_duplicate_nothing(
+CLIENTS, GAMES, ROUNDS = 200, 50, 4  # the compass figure R1: 200 concurrent clients, 50 games
+ORACLE_READERS = 40  # test threads reading the oracle's state at once (PostgreSQL sessions)
+
+
+def test_two_hundred_clients_on_fifty_games_lose_and_duplicate_nothing(
     running_worker: Any, http_for: Callable[..., Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    players = users("race", 20)
+    """200 clients at once (a barrier) on 50 games against gunicorn and one worker: each sends
+    up to ROUNDS orders, each twice with the same Idempotency-Key. 0 lost, 0 duplicated, a
+    gapless log per game that replays to its hashes."""
+    players = users("race", 2 * GAMES)
     games = []
-    for g in range(10):
+    for g in range(GAMES):
         allied, french = players[2 * g], players[2 * g + 1]
         clients = {"allied": http_for(allied), "french": http_for(french)}
         games.append((create_game(clients["allied"], allied, french), clients))
@@ -122,20 +129,22 @@ def test_fifty_threads_on_ten_games_lose_and_duplicate_nothing(
     accepted: list[str] = []
     lock = threading.Lock()
     errors: list[str] = []
-    barrier = threading.Barrier(50)
+    barrier = threading.Barrier(CLIENTS)
+    oracle = threading.BoundedSemaphore(ORACLE_READERS)
 
     def thread(i: int) -> None:
-        game_id, clients = games[i % 10]
+        game_id, clients = games[i % GAMES]
         rng = Rng(1000 + i)
         try:
             barrier.wait()
-            for k in range(8):
-                game = Game.objects.get(pk=game_id)
-                if game.status != Game.Status.ACTIVE or not game.active_roles:
-                    break
-                role = str(game.active_roles[0])
-                action = choose(game_id, role, rng)
-                connections.close_all()  # the oracle's read; keep sessions for the server
+            for k in range(ROUNDS):
+                with oracle:  # the test's own reads, bounded: the sessions are for the server
+                    game = Game.objects.get(pk=game_id)
+                    if game.status != Game.Status.ACTIVE or not game.active_roles:
+                        break
+                    role = str(game.active_roles[0])
+                    action = choose(game_id, role, rng)
+                    connections.close_all()
                 if action is None:
                     continue
                 key = f"t{i}-{k}"
@@ -160,7 +169,7 @@ def test_fifty_threads_on_ten_games_lose_and_duplicate_nothing(
             connections.close_all()
 
     started = time.monotonic()
-    threads = [threading.Thread(target=thread, args=(i,)) for i in range(50)]
+    threads = [threading.Thread(target=thread, args=(i,)) for i in range(CLIENTS)]
     for t in threads:
         t.start()
     for t in threads:
@@ -179,7 +188,8 @@ def test_fifty_threads_on_ten_games_lose_and_duplicate_nothing(
     assert appended.count() == statuses["applied"]
     _report(
         capsys,
-        f"50 threads x 10 games: {sum(answers.values())} submissions (+ as many retries), "
+        f"{CLIENTS} clients x {GAMES} games: {sum(answers.values())} submissions "
+        "(+ as many retries), "
         f"answers {dict(answers)}, accepted {len(accepted)}: applied {statuses['applied']}, "
         f"refused by the worker at a newer head {statuses['rejected']}, lost 0, duplicated 0; "
         f"heads {heads}; {elapsed:.1f} s",

@@ -1,12 +1,14 @@
 """Transport registry: channel -> dotted path, imported lazily (healthchecks' TRANSPORTS).
-`settings.PBEM["TRANSPORTS"]` adds or replaces classes by import string (DRF style)."""
+`settings.PBEM["TRANSPORTS"]` (read as `pbem_settings.TRANSPORTS`) adds or replaces classes by
+import string (DRF style)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from django.conf import settings
 from django.utils.module_loading import import_string
+
+from pbem.conf import pbem_settings
 
 if TYPE_CHECKING:
     from pbem.notify.transports.base import Transport
@@ -19,5 +21,5 @@ TRANSPORTS: dict[str, str] = {
 
 def transport_class(channel: str) -> type[Transport]:
     """The Transport class for a channel; KeyError for an unknown one."""
-    paths = {**TRANSPORTS, **dict(settings.PBEM.get("TRANSPORTS") or {})}
+    paths = {**TRANSPORTS, **dict(pbem_settings.TRANSPORTS or {})}
     return cast("type[Transport]", import_string(paths[channel]))

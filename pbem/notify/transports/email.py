@@ -15,11 +15,12 @@ from anymail.exceptions import AnymailError, AnymailInvalidAddress, AnymailRecip
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
+from pbem.conf import DEFAULTS, pbem_settings
 from pbem.notify.transports.base import Message, Transport, TransportError
 
 
 def mail_domain() -> str:
-    return str(settings.PBEM.get("MAIL_DOMAIN") or "localhost")
+    return str(pbem_settings.MAIL_DOMAIN or DEFAULTS["MAIL_DOMAIN"])
 
 
 def message_id(game_id: str, seq: int, role: str, kind: str) -> str:

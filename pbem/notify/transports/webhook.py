@@ -24,15 +24,14 @@ from email.message import Message as HttpHeaders
 from typing import IO
 from urllib.parse import urlsplit
 
-from django.conf import settings
-
+from pbem.conf import pbem_settings
 from pbem.notify.transports.base import Message, Transport, TransportError
 
 SCHEMES = {"http", "https"}
 
 
 def private_allowed() -> bool:
-    return bool(settings.PBEM.get("ALLOW_PRIVATE_WEBHOOKS", False))
+    return bool(pbem_settings.ALLOW_PRIVATE_WEBHOOKS)
 
 
 def ip_is_private(raw: str) -> bool:
@@ -188,7 +187,7 @@ class WebhookTransport(Transport):
             "X-PBEM-Signature": signature(endpoint.secret, timestamp, body),
             "X-PBEM-Delivery": message.dedupe_key,
         }
-        timeout = float(settings.PBEM.get("WEBHOOK_TIMEOUT", 10))
+        timeout = float(pbem_settings.WEBHOOK_TIMEOUT)
         status = post(endpoint.url, body.encode(), headers, timeout)
         if 200 <= status < 300:
             return

@@ -11,20 +11,19 @@ most one seat of a game.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import logging
 import secrets
 from collections.abc import Collection, Mapping
 
-from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.core.canonical import state_hash
-from games.core.protocol import JSON, GameConfig
+from games.core.protocol import JSON, GameConfig, SetupError
 from games.core.rng import Rng
+from pbem.play import hooks
 from pbem.play.errors import GameNotActive, SeatTaken, ServiceError
 from pbem.play.models import Event, Game, Seat, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
@@ -58,20 +57,6 @@ class NotInvited(ServiceError):
 class AlreadyAccepted(ServiceError):
     status = 409
     code = "already_accepted"
-
-
-def _notify(name: str, **kwargs: object) -> None:
-    """Call `pbem.notify.services.<name>` when the notify app is installed and offers it (play
-    never imports notify at module level). A failure is logged and never blocks the game."""
-    if not apps.is_installed("pbem.notify"):
-        return
-    func = getattr(importlib.import_module("pbem.notify.services"), name, None)
-    if not callable(func):
-        return
-    try:
-        func(**kwargs)
-    except Exception:
-        logger.exception("notify: %s failed", name)
 
 
 def _one_seat_each(users: Collection[User | None], hot_seat: bool) -> None:
@@ -135,12 +120,9 @@ def game_create(
     try:
         config = GameConfig(scenario, dict(options), tuple(sorted(roles)))
         state = ruleset.setup(config, Rng.for_event(seed, 1))
-    except Exception as e:  # an engine refusing its options is a 400, not a 500
-        rejection = getattr(e, "rejection", None)
-        message = getattr(rejection, "message", None) or str(e)
-        rule = getattr(rejection, "rule", None)  # name the rule that refuses (e.g. NT-19)
-        where = getattr(rejection, "path", "")
-        message = f"{rule} ({where}): {message}" if rule else message
+    except SetupError as e:  # the engine refusing its scenario or options is a 400, not a 500
+        r = e.rejection  # name the rule that refuses (e.g. NT-19)
+        message = f"{r.rule} ({r.path}): {r.message}" if r.rule else r.message
         raise BadGameRequest(f"the game cannot be set up: {message}") from None
     unknown = sorted(set(seats) - set(roles))  # after set-up, which names a refused option first
     if unknown:
@@ -184,7 +166,7 @@ def game_create(
         )
         head_state_put(game, 1, ruleset.version, dumped, digest)
         for seat in invited:
-            _notify("notify_invitation", seat=seat)
+            hooks.announce(hooks.SEAT_INVITED, seat=seat)
     game_start_if_ready(game)
     return game
 
@@ -196,7 +178,7 @@ def game_start_if_ready(game: Game) -> bool:
     if not game.all_seats_accepted():
         return False
     deadline_start(game=game)
-    _notify("notify_game_started", game=game)
+    hooks.announce(hooks.GAME_STARTED, game=game)
     return True
 
 
@@ -278,7 +260,7 @@ def seat_decline(*, game: Game, role: str, user: User) -> Seat:
             user=None, joined_at=None, substitute=None
         )
         seat.refresh_from_db()
-        _notify("notify_invitation_declined", seat=seat, invitee=user)
+        hooks.announce(hooks.INVITATION_DECLINED, seat=seat, invitee=user)
     return seat
 
 

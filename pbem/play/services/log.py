@@ -8,15 +8,14 @@ before them plus a replay.
 
 from __future__ import annotations
 
-import importlib
-
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, GameConfig, LogEntry, Ruleset, Step
 from games.core.rng import Rng
+from pbem.conf import pbem_settings
+from pbem.play import hooks
 from pbem.play.errors import ReplayDiverged, StaleHead
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
@@ -177,7 +176,7 @@ def event_append(
             finished=result is not None,
         )
         head_state_put(game, seq, ruleset.version, dumped, digest)
-        every = int(settings.PBEM.get("SNAPSHOT_EVERY", 50))
+        every = int(pbem_settings.SNAPSHOT_EVERY)
         if step.turn_ended or seq % every == 0 or result is not None:
             Snapshot.objects.create(
                 game=game, seq=seq, engine_version=ruleset.version, state=dumped, state_hash=digest
@@ -187,11 +186,13 @@ def event_append(
 
 
 def _plan_notifications(event: Event, before: list[str], after: list[str], finished: bool) -> None:
-    """Outbox rows in the same transaction as the event (architecture 8.8), when the notify app
-    is installed; `before`/`after` are the prompted roles around the event."""
-    from django.apps import apps
-
-    if not apps.is_installed("pbem.notify"):
-        return
-    plan = importlib.import_module("pbem.notify.services").notifications_plan
-    plan(event=event, prompted_before=before, prompted_after=after, finished=finished)
+    """Send `hooks.EVENT_APPENDED` inside the event's transaction: notify writes the outbox rows
+    there (architecture 8.8), so they commit or roll back with the event; `before`/`after` are
+    the prompted roles around the event."""
+    hooks.send(
+        hooks.EVENT_APPENDED,
+        event=event,
+        prompted_before=before,
+        prompted_after=after,
+        finished=finished,
+    )

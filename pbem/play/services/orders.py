@@ -29,6 +29,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, Rejection
+from pbem.play.enqueue import enqueue
 from pbem.play.errors import (
     GameNotActive,
     IdempotencyKeyReused,
@@ -183,10 +184,8 @@ def _enqueue(intake_id: str) -> None:
     """Hand the intake to a worker. With the broker down the order stays safely `received` (it is
     committed already) and the stuck-turns sweep enqueues it once the broker is back, so the
     client still gets its 202 rather than a 500."""
-    from pbem.play.tasks import order_apply_task
-
     try:
-        order_apply_task.delay(intake_id)
+        enqueue("play.order_apply", intake_id)
     except KombuOperationalError:
         logger.exception("intake %s not enqueued (broker down); the sweep will retry", intake_id)
 

@@ -24,7 +24,8 @@ from games.core.protocol import SYSTEM, Action
 from pbem.play.errors import StaleHead
 from pbem.play.models import Event, Game, MissedTurnPolicy, Seat
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.deadlines import clock_fields, clock_for_roles, deadline_on_event
+from pbem.play.services.absences import clock_for_roles
+from pbem.play.services.deadlines import clock_fields, deadline_on_event
 from pbem.play.services.log import event_append, rng_for, state_at
 
 logger = logging.getLogger(__name__)

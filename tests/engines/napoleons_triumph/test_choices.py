@@ -21,7 +21,7 @@ from games.napoleons_triumph.choices import MAX_PAYLOADS
 from games.napoleons_triumph.invariants import perturb_hidden
 from games.napoleons_triumph.rules import KNOWN, NOT_YET
 from games.napoleons_triumph.state import GameState
-from games.napoleons_triumph.testing import Spec, Table, pair, position
+from tests.support.napoleons_triumph import Spec, Table, pair, position
 
 CONFIGS = [
     ("DEC2", {"board": "austerlitz"}),

@@ -7,7 +7,7 @@ ordinary moves, and a road declaration where no road serves is refused."""
 from __future__ import annotations
 
 from games.core.protocol import JSON, Action
-from games.napoleons_triumph.testing import (
+from tests.support.napoleons_triumph import (
     PAIR_APPROACHES,
     PAIR_LOCALES,
     ROLE,

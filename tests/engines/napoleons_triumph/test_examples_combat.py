@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.core.protocol import JSON
-from games.napoleons_triumph.testing import Spec, Table, pair, position
+from tests.support.napoleons_triumph import Spec, Table, pair, position
 
 WIDE = {"XY": Spec(wide=True)}
 

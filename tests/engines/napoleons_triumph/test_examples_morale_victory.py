@@ -5,7 +5,8 @@ from __future__ import annotations
 from games.core.protocol import JSON
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.context import Ctx
-from games.napoleons_triumph.testing import (
+from games.napoleons_triumph.victory import controls, finish_game
+from tests.support.napoleons_triumph import (
     PAIR_APPROACHES,
     PAIR_LOCALES,
     Spec,
@@ -14,7 +15,6 @@ from games.napoleons_triumph.testing import (
     pair,
     position,
 )
-from games.napoleons_triumph.victory import controls, finish_game
 
 # ----------------------------------------------------------------------------- retreats
 

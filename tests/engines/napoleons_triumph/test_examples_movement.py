@@ -6,7 +6,7 @@ from __future__ import annotations
 from games.core.protocol import JSON, Action
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.payload import jlist
-from games.napoleons_triumph.testing import ROLE, Spec, Table, fragment, pair, position
+from tests.support.napoleons_triumph import ROLE, Spec, Table, fragment, pair, position
 
 
 def legal(t: Table, side: str, kind: str, payload: JSON) -> bool:

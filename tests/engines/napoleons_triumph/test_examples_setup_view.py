@@ -11,9 +11,9 @@ from games.core.rng import Rng
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.context import unit_alias
 from games.napoleons_triumph.errors import Illegal
-from games.napoleons_triumph.randomplay import _setup
+from games.napoleons_triumph.random_setup import draw_setup as _setup
 from games.napoleons_triumph.state import GameState
-from games.napoleons_triumph.testing import Spec, Table, pair, position
+from tests.support.napoleons_triumph import Spec, Table, pair, position
 
 # A legal French organisation on the reconstructed board (`austerlitz`): F01 (ART1) is in
 # Lannes' corps at locale 8; Bernadotte and Davout each get a CAV2 (NT-22).

@@ -17,9 +17,10 @@ import pytest
 from games.core.ids import alias as real_alias
 from games.core.protocol import JSON, OBSERVER, Action, GameConfig, LogEntry
 from games.core.rng import Rng
-from games.napoleons_triumph import RULESET, attack, policies, retreat
+from games.napoleons_triumph import RULESET, policies, retreat
 from games.napoleons_triumph import context as C
 from games.napoleons_triumph import state as S
+from games.napoleons_triumph.attack import attackers as attack
 from games.napoleons_triumph.state import AL, F, GameState
 
 OPTIONS: dict[str, JSON] = {"board": "austerlitz"}

@@ -25,7 +25,7 @@ from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.invariants import perturb_hidden
 from games.napoleons_triumph.positions import PositionError, build, custom_board_id
 from games.napoleons_triumph.state import GameState
-from games.napoleons_triumph.testing import (
+from tests.support.napoleons_triumph import (
     PAIR_APPROACHES,
     PAIR_LOCALES,
     Table,

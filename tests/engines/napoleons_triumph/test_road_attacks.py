@@ -4,7 +4,7 @@ attack examples 1 and 2 (digest NT-T8, NT-T9) and NT-T48, with the road the dige
 from __future__ import annotations
 
 from games.core.protocol import JSON
-from games.napoleons_triumph.testing import (
+from tests.support.napoleons_triumph import (
     PAIR_APPROACHES,
     PAIR_LOCALES,
     Table,

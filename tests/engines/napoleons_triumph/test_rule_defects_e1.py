@@ -5,7 +5,7 @@ Each test is named after its rule id and quotes the rulebook line it follows."""
 from __future__ import annotations
 
 from games.core.protocol import JSON
-from games.napoleons_triumph.testing import Spec, Table, pair, position
+from tests.support.napoleons_triumph import Spec, Table, pair, position
 
 # ----------------------------------------------------------------------------- NT-139 (item 1)
 

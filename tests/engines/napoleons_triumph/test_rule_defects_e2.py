@@ -10,14 +10,14 @@ from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.movement import kept_out
 from games.napoleons_triumph.policies import default_answer
 from games.napoleons_triumph.state import dump
-from games.napoleons_triumph.testing import (
+from games.napoleons_triumph.text import parse_text
+from tests.support.napoleons_triumph import (
     PAIR_APPROACHES,
     PAIR_LOCALES,
     Table,
     fragment,
     position,
 )
-from games.napoleons_triumph.text import parse_text
 
 X, Y, Z1, Z2 = 1, 2, 3, 4
 

@@ -10,7 +10,7 @@ nothing that depends on it before then.
 from __future__ import annotations
 
 from games.core.protocol import JSON, OBSERVER, Rejection
-from games.napoleons_triumph.testing import Table, pair, position
+from tests.support.napoleons_triumph import Table, pair, position
 
 X, Y, Z1, W = 1, 2, 3, 5
 ROADS = [("local", "W", "X", 0, 0), ("local", "X", "Y", 0, 0)]

@@ -13,10 +13,10 @@ from games.core.rng import Rng
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.policies import default_answer
-from games.napoleons_triumph.randomplay import _setup as random_setup
+from games.napoleons_triumph.random_setup import draw_setup as random_setup
 from games.napoleons_triumph.scenario import AMB_DEFAULTS, KNOWN_OPTIONS
 from games.napoleons_triumph.state import GameState
-from games.napoleons_triumph.testing import Table, pair, position
+from tests.support.napoleons_triumph import Table, pair, position
 
 X, Y, W = 1, 2, 5
 

@@ -8,8 +8,8 @@ from games.core.protocol import JSON, Rejection
 from games.napoleons_triumph import reinforcements
 from games.napoleons_triumph.board import Board, board_named
 from games.napoleons_triumph.context import Ctx
-from games.napoleons_triumph.road_attack import road_attacks, road_threats
-from games.napoleons_triumph.testing import Table, pair, position
+from games.napoleons_triumph.road_attack.options import road_attacks, road_threats
+from tests.support.napoleons_triumph import Table, pair, position
 
 X, Y, W = 1, 2, 5
 

@@ -19,9 +19,9 @@ from games.napoleons_triumph.context import unit_alias
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.invariants import violations
 from games.napoleons_triumph.pieces import is_heavy_cav
-from games.napoleons_triumph.randomplay import _setup
+from games.napoleons_triumph.random_setup import draw_setup as _setup
 from games.napoleons_triumph.state import GameState, Unit
-from games.napoleons_triumph.testing import (
+from tests.support.napoleons_triumph import (
     PAIR_APPROACHES,
     PAIR_LOCALES,
     Spec,

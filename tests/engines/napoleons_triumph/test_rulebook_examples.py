@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.napoleons_triumph.testing import Spec, Table, pair, position
+from tests.support.napoleons_triumph import Spec, Table, pair, position
 
 
 def test_t10_artillery_attack() -> None:

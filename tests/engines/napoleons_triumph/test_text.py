@@ -21,8 +21,8 @@ from games.napoleons_triumph.board import board_named, normalise_name
 from games.napoleons_triumph.context import Ctx, unit_alias
 from games.napoleons_triumph.retreat import default_plan
 from games.napoleons_triumph.state import GameState
-from games.napoleons_triumph.testing import ROLE, Table, position
 from games.napoleons_triumph.text import ATTACK_KEYS, MOVE_KEYS, parse_orders, parse_text
+from tests.support.napoleons_triumph import ROLE, Table, position
 
 BOARD = board_named("austerlitz")
 

@@ -71,7 +71,7 @@ def test_a_board_given_as_data_is_accepted_and_replays(
     400 naming NT-19 and the place of each error."""
     from games.napoleons_triumph import board_data
     from games.napoleons_triumph.positions import custom_board_id
-    from games.napoleons_triumph.testing import PAIR_APPROACHES, PAIR_LOCALES, fragment_doc
+    from tests.support.napoleons_triumph import PAIR_APPROACHES, PAIR_LOCALES, fragment_doc
 
     doc = fragment_doc(
         "api-pair",

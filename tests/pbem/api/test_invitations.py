@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from pbem.notify.models import Notification
 from pbem.play.models import Game, Seat
-from pbem.play.services.deadlines import games_due
+from pbem.play.services.sweeps import games_due
 
 
 def seat_url(game_id: str, role: str, what: str) -> str:

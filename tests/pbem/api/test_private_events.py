@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 from games.core.protocol import JSON, Action
 from pbem.notify.models import Notification
 from pbem.play.models import Event, Game
-from pbem.play.services.visibility import Numbering
+from pbem.play.selectors import Numbering
 
 pytestmark = pytest.mark.django_db
 

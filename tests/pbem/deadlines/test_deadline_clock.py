@@ -9,18 +9,10 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 
+from pbem.play.clock import clock_deadline, local_days_utc, merge, present_time
 from pbem.play.models import Absence, Game
-from pbem.play.services.deadlines import (
-    BadDeadlineRequest,
-    absence_cancel,
-    absence_declare,
-    clock_deadline,
-    deadline_compute,
-    deadline_start,
-    local_days_utc,
-    merge,
-    present_time,
-)
+from pbem.play.services.absences import BadDeadlineRequest, absence_cancel, absence_declare
+from pbem.play.services.deadlines import deadline_compute, deadline_start
 from tests.pbem.deadlines.dl_helpers import T0, new_game, play_setup
 
 H = timedelta(hours=1)

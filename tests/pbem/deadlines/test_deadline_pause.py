@@ -11,15 +11,15 @@ from django.contrib.auth.models import User
 
 from pbem.play.errors import GameNotActive, NotYourSeat
 from pbem.play.models import Game, PauseRequest
-from pbem.play.services.deadlines import (
+from pbem.play.services.absences import absence_declare
+from pbem.play.services.deadlines import deadline_start
+from pbem.play.services.orders import order_submit
+from pbem.play.services.pause import (
     GameNotPaused,
-    absence_declare,
-    deadline_start,
     pause_request,
     pause_resume,
     pause_withdraw,
 )
-from pbem.play.services.orders import order_submit
 from tests.pbem.deadlines.dl_helpers import T0
 
 H = timedelta(hours=1)

@@ -3,37 +3,30 @@ intakes re-enqueued, and a poison row never stopping the others."""
 
 from __future__ import annotations
 
-import sys
-import types
 from datetime import timedelta
 from typing import Any
 
 import pytest
 import time_machine
-from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from pbem.play import tasks
+from pbem.notify import services as notify_services
+from pbem.play import hooks, tasks
 from pbem.play.models import Event, Game, OrderIntake
-from pbem.play.services.deadlines import (
-    deadline_start,
+from pbem.play.services.deadlines import deadline_start
+from pbem.play.services.orders import order_submit
+from pbem.play.services.sweeps import (
     deadlines_sweep,
     games_due,
     intakes_stuck,
     reminders_sweep,
     stuck_turns_sweep,
 )
-from pbem.play.services.orders import order_submit
 from tests.pbem.deadlines.dl_helpers import T0, new_game, play_setup
 
 H = timedelta(hours=1)
-
-
-def _pretend_notify_installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = apps.is_installed
-    monkeypatch.setattr(apps, "is_installed", lambda name: name == "pbem.notify" or real(name))
 
 
 @pytest.fixture
@@ -112,14 +105,12 @@ def test_reminders_are_recorded_once_per_head_and_notify_if_offered(
 ) -> None:
     deadline_start(game=game)
     calls: list[tuple[Game, list[str]]] = []
-    fake = types.ModuleType("pbem.notify.services")
 
     def notify_deadline_soon(*, game: Game, roles: list[str]) -> None:
         calls.append((game, roles))
 
-    fake.notify_deadline_soon = notify_deadline_soon  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "pbem.notify.services", fake)
-    _pretend_notify_installed(monkeypatch)
+    # notify's receiver of hooks.REMINDER_DUE calls this service
+    monkeypatch.setattr(notify_services, "notify_deadline_soon", notify_deadline_soon)
     clock.move_to(T0 + 59 * H)  # 13 hours left: too early
     assert reminders_sweep() == 0
     clock.move_to(T0 + 61 * H)  # 11 hours left
@@ -130,12 +121,11 @@ def test_reminders_are_recorded_once_per_head_and_notify_if_offered(
     assert game.reminder_sent_for_seq == game.head_seq
 
 
-def test_reminders_without_the_notify_function_are_still_recorded(
+def test_reminders_without_a_hook_receiver_are_still_recorded(
     game: Game, clock: time_machine.Coordinates, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     deadline_start(game=game)
-    monkeypatch.setitem(sys.modules, "pbem.notify.services", types.ModuleType("x"))
-    _pretend_notify_installed(monkeypatch)
+    monkeypatch.setattr(hooks.REMINDER_DUE, "receivers", [])  # nobody listens
     clock.move_to(T0 + 70 * H)
     assert tasks.reminders_sweep_task() == 1
     assert reminders_sweep() == 0

@@ -13,8 +13,8 @@ from games.core.rng import Rng
 from pbem.play.errors import NotYourSeat
 from pbem.play.models import Event, Game, MissedTurnPolicy, OrderIntake, Seat
 from pbem.play.rulesets import ruleset_get
+from pbem.play.services.absences import BadDeadlineRequest
 from pbem.play.services.deadlines import (
-    BadDeadlineRequest,
     deadline_on_event,
     deadline_settings_set,
     deadline_start,

@@ -22,7 +22,7 @@ from pbem.notify.services import (
     notify_deadline_soon,
 )
 from pbem.play.models import Event, Game
-from pbem.play.services.deadlines import reminders_sweep
+from pbem.play.services.sweeps import reminders_sweep
 from tests.pbem.notify.nf_helpers import nt_game, play, user
 
 pytestmark = pytest.mark.django_db

@@ -16,12 +16,12 @@ import time
 from argparse import ArgumentParser
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
 from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
+from pbem.conf import DEFAULTS, pbem_settings
 from pbem.play.errors import ServiceError
 from pbem.play.management.commands.pbem_user import user_with_token
 from pbem.play.models import Event, Game, OrderIntake, Seat
@@ -167,7 +167,7 @@ class Command(BaseCommand):
 
 def site_url() -> str:
     """The site's address (env PBEM_SITE_URL; `./dev serve` sets it from PORT), as in emails."""
-    return str(settings.PBEM.get("SITE_URL") or "http://localhost:8000").rstrip("/")
+    return str(pbem_settings.SITE_URL or DEFAULTS["SITE_URL"]).rstrip("/")
 
 
 def _stage_name(event: Event, role: str) -> str:

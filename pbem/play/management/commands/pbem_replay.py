@@ -13,12 +13,12 @@ import time
 from argparse import ArgumentParser
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action
+from pbem.conf import pbem_settings
 from pbem.play.management.commands._common import game_find
 from pbem.play.models import Event, Game, Snapshot
 from pbem.play.rulesets import ruleset_get
@@ -30,7 +30,7 @@ def snapshots_rebuild(game: Game) -> int:
     """Replay `game` from its seed and replace its snapshots; returns how many were written.
     Raises CommandError (and changes nothing) when the replay does not match the log."""
     ruleset = ruleset_get(game.ruleset_id)
-    every = int(settings.PBEM.get("SNAPSHOT_EVERY", 50))
+    every = int(pbem_settings.SNAPSHOT_EVERY)
     rows: list[Snapshot] = []
     state: object = None
     head: tuple[int, JSON, str] | None = None  # the last replayed event: seq, dump, hash

@@ -1,5 +1,8 @@
-"""Building positions for tests and for users checking a ruling: small synthetic boards loaded
-through the real board loader (digest 5.1), and pieces placed by the digest's notation.
+"""Test helpers for Napoleon's Triumph, for the project's tests and for outside test writers
+(see the engine's README, "Testing from outside"): small synthetic boards loaded through the real
+board loader (digest 5.1), pieces placed by the digest's notation, and `Table`, which plays and
+refuses actions on a position. They ship with the tests, not with the engine; the engine's own
+hooks (`positions.build`, the option `board_data`) are what they call.
 
     board = fragment("pair", {"X": 1, "Y": 2, "Z1": 3, "Z2": 4, "W": 5},
                      [("XY", "X", "Y"), ("YZ1", "Y", "Z1"), ("YZ2", "Y", "Z2"), ("XW", "X", "W")])
