@@ -2,18 +2,20 @@
 one row into the same PostgreSQL (issue 5 item 9, target ratio whole/bare >= 0.5).
 
     DATABASE_URL=postgres://pbem:pbem@127.0.0.1:5432/pbem_bench \\
-        .venv/bin/python bench/order_path.py [--orders 300] [--broker redis://127.0.0.1:6392/0]
+        .venv/bin/python bench/order_path.py [--orders 300] [--mode both|eager|broker]
 
 It creates the database named in DATABASE_URL when missing (the role needs CREATEDB), migrates
 it, creates the table `bench_row` and two users with tokens, and refuses SQLite unless
 `--allow-sqlite`. DEBUG is off.
 
 Whole path: POST /api/v1/games/{id}/actions with a legal order for the prompted seat of a
-Napoleon's Triumph game (DEC2, small Austerlitz board). Two modes:
-- default, Celery eager (the embedded default): the request stores the intake, validates at the
+Napoleon's Triumph game (DEC2, small Austerlitz board). Two modes, by default both, one after
+the other in their own processes, with a side-by-side table at the end:
+- eager, Celery eager (the embedded default): the request stores the intake, validates at the
   head, and runs the `play.order_apply` task, which validates again and appends the event with
   its outbox rows, all inside the request (201);
-- `--broker URL` (production's shape): the bench starts a `celery -A pbem worker -Q turns,mail`
+- broker (production's shape; `--broker URL`, default redis://127.0.0.1:6392/0): the bench
+  starts a `celery -A pbem worker -Q turns,mail`
   process (and redis-server when nothing answers at URL); the request stores the intake,
   validates at the head, enqueues the task and answers 202 — an accepted order. The bench then
   waits, untimed, until the worker has applied it, so the next order is legal at the new head.
@@ -30,8 +32,9 @@ ratio towards 1. The two sides are interleaved (each order goes through the whol
 body to the bare endpoint), so load from other processes on a shared machine falls on both alike.
 orders/s = requests / seconds spent inside the timed requests (summed over clients).
 `--profile N` runs N more whole-path requests under cProfile and prints the top 25 functions by
-cumulative time (BENCH_PROFILE_DUMP=FILE also saves the raw stats). The last line is
-`ratio whole/bare = X.XX (target >= 0.5)`.
+cumulative time (BENCH_PROFILE_DUMP=FILE also saves the raw stats; BENCH_PROFILE_CPU=1 counts
+CPU time instead of wall time). The last line is `ratio whole/bare = X.XX (target >= 0.5)`, for
+the broker mode when both run.
 """
 
 from __future__ import annotations
@@ -45,7 +48,6 @@ import pstats
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -54,11 +56,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.broker import BrokerAndWorker  # after the path is set
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pbem.settings")
-for _name in ("CELERY_BROKER_URL", "REDIS_URL"):  # eager unless --broker names one
+for _name in ("CELERY_BROKER_URL", "REDIS_URL"):  # eager unless the broker mode names one
     os.environ.pop(_name, None)
-if "--broker" in sys.argv[:-1]:  # before Django reads its settings
-    os.environ["CELERY_BROKER_URL"] = sys.argv[sys.argv.index("--broker") + 1]
+DEFAULT_BROKER = "redis://127.0.0.1:6392/0"
+MODES = ("eager", "broker")
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -164,9 +168,7 @@ class Player:
             roles = sorted(prompts)
             if roles:
                 role = roles[self.rng.below(len(roles))]
-                action = random_legal_action(
-                    self.ruleset, self.state, role, self.rng, ACTION_TRIES
-                )
+                action = random_legal_action(self.ruleset, self.state, role, self.rng, ACTION_TRIES)
                 if action is not None:
                     self.pending = Action(action.role, action.kind, action.payload)
                     body = {"role": role, "kind": action.kind, "payload": action.payload}
@@ -216,7 +218,6 @@ def _rng_for(game: Game, seq: int) -> Rng:
     from pbem.play.services.log import rng_for
 
     return rng_for(game, seq)
-
 
 
 def _client() -> APIClient:
@@ -334,6 +335,9 @@ def count_queries(player: Player) -> tuple[int, int]:
     player.after(status, content)
     with CaptureQueriesContext(connection) as bare:
         _post(client, Request(f"/{BARE_PATH}", req.body, req.auth))
+    if os.environ.get("BENCH_SHOW_SQL"):
+        for q in whole.captured_queries:
+            print("  whole SQL:", q["sql"][:160])
     return len(whole.captured_queries), len(bare.captured_queries)
 
 
@@ -341,7 +345,9 @@ def profile(player: Player, n: int) -> None:
     """Top 25 by cumulative time over `n` more whole-path requests (only the request itself runs
     under the profiler, not the choice of the order)."""
     client = _client()
-    prof = cProfile.Profile()
+    # BENCH_PROFILE_CPU=1: this process's CPU time, not wall time (steadier on a busy machine)
+    cpu = bool(os.environ.get("BENCH_PROFILE_CPU"))
+    prof = cProfile.Profile(time.process_time) if cpu else cProfile.Profile()
     statuses: Counter[int] = Counter()
     for _ in range(n):
         req = player.next_request()
@@ -357,80 +363,6 @@ def profile(player: Player, n: int) -> None:
         prof.dump_stats(os.environ["BENCH_PROFILE_DUMP"])
 
 
-class BrokerAndWorker:
-    """Redis at the broker URL (a private redis-server is started when nothing answers there)
-    and one `celery -A pbem worker -Q turns,mail` process on the bench database, for the
-    duration of the run."""
-
-    def __init__(self, url: str) -> None:
-        from urllib.parse import urlsplit
-
-        parts = urlsplit(url)
-        if parts.scheme != "redis":
-            raise SystemExit(f"--broker takes a redis:// URL, not {url!r}")
-        self.url, self.port = url, parts.port or 6379
-        self.procs: list[subprocess.Popen[bytes]] = []
-        self.log = Path(tempfile.mkdtemp(prefix="pbem-bench-")) / "worker.log"
-
-    def _redis_up(self) -> bool:
-        import redis
-
-        try:
-            return bool(redis.Redis.from_url(self.url, socket_connect_timeout=0.5).ping())
-        except redis.exceptions.ConnectionError:
-            return False
-
-    def _wait(self, until: Any, what: str) -> None:
-        deadline = time.monotonic() + 60
-        while not until():
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"timed out waiting for {what}; see {self.log}")
-            time.sleep(0.1)
-
-    def __enter__(self) -> BrokerAndWorker:
-        from django.db import connection
-
-        if not self._redis_up():
-            self.procs.append(
-                subprocess.Popen(  # noqa: S603  (a fixed argv)
-                    ["redis-server", "--port", str(self.port), "--save", "", "--bind", "127.0.0.1"],  # noqa: S607
-                    stdout=subprocess.DEVNULL,
-                )
-            )
-            self._wait(self._redis_up, f"redis on port {self.port}")
-        db = connection.settings_dict
-        env = dict(os.environ)
-        env.update(
-            DATABASE_URL=(
-                f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-            ),
-            CELERY_BROKER_URL=self.url,
-            EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend",
-        )
-        argv = [sys.executable, "-m", "celery", "-A", "pbem", "worker", "-Q", "turns,mail"]
-        argv += ["-c", "1", "-l", "info", "--without-gossip", "--without-mingle"]
-        self.procs.append(
-            subprocess.Popen(  # noqa: S603  (a fixed argv)
-                argv,
-                env=env,
-                cwd=Path(__file__).resolve().parent.parent,
-                stdout=self.log.open("wb"),
-                stderr=subprocess.STDOUT,
-            )
-        )
-        self._wait(lambda: b" ready." in self.log.read_bytes(), "the celery worker")
-        print(f"worker ready (log {self.log})", flush=True)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for proc in reversed(self.procs):
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--orders", type=int, default=300, help="timed requests per side (all clients)")
@@ -439,14 +371,25 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=20, help="untimed requests per side first")
     ap.add_argument("--seed", type=int, default=1, help="seed of the random orders")
     ap.add_argument(
+        "--mode",
+        choices=("both", *MODES),
+        default="both",
+        help="both (default): eager, then broker, each in its own process, side by side",
+    )
+    ap.add_argument(
         "--broker",
         metavar="URL",
-        help="redis://127.0.0.1:PORT/0: orders go to a worker this bench starts (and Redis, if "
-        "nothing answers there); the timed request ends at the 202",
+        default=DEFAULT_BROKER,
+        help="the broker mode's redis:// URL: orders go to a worker this bench starts (and Redis, "
+        "if nothing answers there); the timed request ends at the 202",
     )
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="profile N more orders")
     ap.add_argument("--allow-sqlite", action="store_true", help="run on SQLite anyway")
     args = ap.parse_args()
+    if args.mode == "both":
+        return both_modes(sys.argv[1:])
+    if args.mode == "broker":  # before Django reads its settings
+        os.environ["CELERY_BROKER_URL"] = args.broker
 
     import django
 
@@ -488,11 +431,11 @@ def main() -> int:
         f"order path bench: {connection.vendor} {server or ''} "
         f"db {connection.settings_dict['NAME']}, {threads} client(s) x {per_client} orders, "
         "in-process APIClient, "
-        + (f"broker {args.broker} and a worker process" if args.broker else "celery eager"),
+        + (f"broker {args.broker} and a worker" if args.mode == "broker" else "celery eager"),
         flush=True,
     )
     with (
-        BrokerAndWorker(args.broker) if args.broker else contextlib.nullcontext(),
+        BrokerAndWorker(args.broker) if args.mode == "broker" else contextlib.nullcontext(),
         override_settings(ROOT_URLCONF="bench.order_path_urls", DEBUG=False),
     ):
         players = [
@@ -515,7 +458,40 @@ def main() -> int:
     rate_bare = summary("bare  (1 row insert)", [b for _, b in tallies])
     rate_whole = summary("whole (order path) ", [w for w, _ in tallies])
     ratio = rate_whole / rate_bare if rate_bare else 0.0
+    result = {"mode": args.mode, "bare": rate_bare, "whole": rate_whole, "ratio": ratio}
+    print(f"{RESULT} {json.dumps(result)}")
     print(f"ratio whole/bare = {ratio:.2f} (target >= 0.5)")
+    return 0
+
+
+RESULT = "mode result:"
+
+
+def both_modes(argv: list[str]) -> int:
+    """Run the eager and the broker mode one after the other, each in its own process (Celery's
+    mode is fixed when Django starts), echo their output, then compare them side by side. The
+    last line is the broker mode's ratio: production's shape."""
+    results: dict[str, dict[str, Any]] = {}
+    for mode in MODES:
+        print(f"== mode {mode} ==", flush=True)
+        child = subprocess.Popen(  # noqa: S603  (this script, with the caller's arguments)
+            [sys.executable, __file__, *argv, "--mode", mode],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert child.stdout is not None
+        for line in child.stdout:
+            print(f"  [{mode}] {line}", end="", flush=True)
+            if line.startswith(RESULT):
+                results[mode] = json.loads(line[len(RESULT) :])
+        if child.wait() != 0 or mode not in results:
+            print(f"mode {mode} failed (exit {child.returncode})", file=sys.stderr)
+            return 1
+    print("mode     bare orders/s   whole orders/s   ratio whole/bare")
+    for mode in MODES:
+        r = results[mode]
+        print(f"{mode:8s} {r['bare']:13.1f}   {r['whole']:14.1f}   {r['ratio']:16.2f}")
+    print(f"ratio whole/bare = {results['broker']['ratio']:.2f} (target >= 0.5) with a broker")
     return 0
 
 

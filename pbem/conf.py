@@ -47,6 +47,9 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BODY_BYTES": 256 * 1024,  # every request
     "MAX_ORDER_BYTES": 64 * 1024,  # POST .../actions
     "MAX_JSON_DEPTH": 32,  # nested arrays and objects
+    # the order path: send accepted orders to the broker from a background thread, so a slow or
+    # absent broker never holds a web request (pbem.play.publisher); off: send in the request
+    "PUBLISH_IN_BACKGROUND": True,
 }
 
 
@@ -70,6 +73,7 @@ class PbemSettings:
     MAX_BODY_BYTES: int
     MAX_ORDER_BYTES: int
     MAX_JSON_DEPTH: int
+    PUBLISH_IN_BACKGROUND: bool
 
     def __init__(self, defaults: Mapping[str, Any]) -> None:
         self._defaults = dict(defaults)

@@ -231,6 +231,9 @@ class OrderIntake(models.Model):
     # same key but another body is refused (issue 10 item 10)
     request_hash = models.CharField(max_length=64, blank=True, default="")
     head_seq = models.PositiveIntegerField()  # the head it was pre-checked at
+    # the engine version whose `validate` accepted it at head_seq: while the game is still at
+    # that head, the worker need not validate it again (null: validate)
+    checked_engine_version = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED)
     errors = models.JSONField(default=list, blank=True)
     # why it was refused when submitted, so a retry with the same Idempotency-Key gets the same

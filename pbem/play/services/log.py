@@ -19,6 +19,7 @@ from pbem.play import hooks
 from pbem.play.errors import ReplayDiverged, StaleHead
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
+from pbem.play.services import headcache
 from pbem.play.services.deadlines import deadline_on_event
 
 
@@ -100,8 +101,13 @@ def state_at(game: Game, seq: int, verify: bool = True, head: bool = True) -> ob
     """State after event `seq`: the head state when `seq` is the head (written with the event,
     one query; `head=False` skips it), else the newest snapshot at or before it, then the events
     after it. With `verify`, every replayed event's stored hash is checked (ReplayDiverged).
-    Every call returns a fresh object the caller may change."""
+    When `seq` is `game.head_seq` and this process holds that state under `game.head_hash`
+    (headcache), no query at all. Every call returns a fresh object the caller may change."""
     ruleset = ruleset_get(game.ruleset_id)
+    if head and seq == game.head_seq:  # this process may have appended it: no query at all
+        dumped = headcache.get(game.pk, seq, ruleset.version, game.head_hash)
+        if dumped is not None:
+            return ruleset.load(dumped)
     if head:
         cached = _head_state(game, seq, ruleset)
         if cached is not None:
@@ -182,6 +188,7 @@ def event_append(
                 game=game, seq=seq, engine_version=ruleset.version, state=dumped, state_hash=digest
             )
     game.head_seq, game.head_hash = seq, digest
+    headcache.put(game.pk, seq, ruleset.version, digest, dumped)  # keyed by its hash: never stale
     return event
 
 

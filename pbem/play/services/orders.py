@@ -29,7 +29,6 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, Rejection
-from pbem.play.enqueue import enqueue
 from pbem.play.errors import (
     GameNotActive,
     IdempotencyKeyReused,
@@ -42,6 +41,7 @@ from pbem.play.errors import (
     UnknownKind,
 )
 from pbem.play.models import Event, Game, OrderIntake
+from pbem.play.publisher import publish
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import event_append, head_read, rng_for, state_at
 
@@ -104,8 +104,9 @@ def order_submit(
             game, user, role, kind, payload, source, idempotency_key, head, fields
         )
         return _answer_again(intake, digest)  # raises; for a raced key, the first answer stands
+    checked = {"request_hash": digest, "checked_engine_version": ruleset.version}
     intake, first = _intake_create(
-        game, user, role, kind, payload, source, idempotency_key, head, {"request_hash": digest}
+        game, user, role, kind, payload, source, idempotency_key, head, checked
     )
     if not first:
         return _answer_again(intake, digest)  # the same key raced in: the first answer stands
@@ -160,6 +161,19 @@ def _intake_create(
 ) -> tuple[OrderIntake, bool]:
     """Create the intake; with an Idempotency-Key that another request stored first (a race),
     return that one instead (False) rather than failing on the unique constraint."""
+    if not key:  # nothing to race on: one INSERT, no transaction around it
+        intake = OrderIntake.objects.create(
+            game=game,
+            role=role,
+            user=user,
+            kind=kind,
+            payload=payload if payload is not None else {},
+            source=source,
+            idempotency_key=key,
+            head_seq=head,
+            **extra,
+        )
+        return intake, True
     try:
         with transaction.atomic():
             intake = OrderIntake.objects.create(
@@ -181,11 +195,12 @@ def _intake_create(
 
 
 def _enqueue(intake_id: str) -> None:
-    """Hand the intake to a worker. With the broker down the order stays safely `received` (it is
-    committed already) and the stuck-turns sweep enqueues it once the broker is back, so the
-    client still gets its 202 rather than a 500."""
+    """Hand the intake to a worker (pbem.play.publisher: in the background, so the broker never
+    holds the request). With the broker down the order stays safely `received` (it is committed
+    already) and the stuck-turns sweep enqueues it once the broker is back, so the client still
+    gets its 202 rather than a 500."""
     try:
-        enqueue("play.order_apply", intake_id)
+        publish("play.order_apply", intake_id)
     except KombuOperationalError:
         logger.exception("intake %s not enqueued (broker down); the sweep will retry", intake_id)
 
@@ -209,7 +224,10 @@ def order_apply(*, intake_id: UUID | str) -> Event | None:
             return done
         head = game.head_seq
         state = state_at(game, head)
-        rejections = tuple(ruleset.validate(state, action))
+        # checked by this engine version at this very head when it was submitted: the state is
+        # the same (an append-only log), so a second `validate` would only repeat the answer
+        checked = head == intake.head_seq and intake.checked_engine_version == ruleset.version
+        rejections = () if checked else tuple(ruleset.validate(state, action))
         if rejections:
             _mark(intake, OrderIntake.Status.REJECTED, errors=_errors(rejections))
             return None

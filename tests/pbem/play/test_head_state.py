@@ -15,6 +15,7 @@ from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import ruleset_get
+from pbem.play.services import headcache
 from pbem.play.services.log import event_append, head_read, rng_for, state_at
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +59,7 @@ def test_a_new_game_has_its_head_state(nt_game: Game) -> None:
 
 def test_the_head_is_one_query_and_equals_the_replay(nt_game: Game, play: Play) -> None:
     _past_a_snapshot(nt_game, play)
+    headcache.clear()  # as in a process that did not append the head event
 
     with CaptureQueriesContext(connection) as queries:
         state = state_at(nt_game, nt_game.head_seq)
@@ -148,3 +150,44 @@ def test_head_read_refreshes_a_stale_game_and_survives_a_missing_head_state(
     HeadState.objects.filter(game=nt_game).delete()  # a cache: the log rebuilds it
     again = head_read(Game.objects.get(pk=nt_game.pk))
     assert _hash(stale, again) == nt_game.head_hash
+
+
+def test_the_process_that_appended_the_head_reads_it_without_a_query(
+    nt_game: Game, play: Play
+) -> None:
+    _past_a_snapshot(nt_game, play)  # this process appended the head event: it is cached
+
+    with CaptureQueriesContext(connection) as queries:
+        state = state_at(nt_game, nt_game.head_seq)
+    replayed = state_at(nt_game, nt_game.head_seq, head=False)
+
+    assert len(queries.captured_queries) == 0
+    assert _hash(nt_game, state) == _hash(nt_game, replayed) == nt_game.head_hash
+
+
+def test_a_cached_head_is_used_only_under_its_own_hash(nt_game: Game, play: Play) -> None:
+    play(nt_game, 3)
+    ruleset = ruleset_get(nt_game.ruleset_id)
+    seq, digest = nt_game.head_seq, nt_game.head_hash
+    assert headcache.get(nt_game.pk, seq, ruleset.version, digest) is not None
+    assert headcache.get(nt_game.pk, seq, ruleset.version, "0" * 64) is None  # another state
+    assert headcache.get(nt_game.pk, seq, ruleset.version + 1, digest) is None  # another engine
+    assert headcache.get(nt_game.pk, seq - 1, ruleset.version, digest) is None
+
+    stale = Game.objects.get(pk=nt_game.pk)
+    stale.head_hash = "0" * 64  # a game row whose hash the cache does not hold: read the table
+    with CaptureQueriesContext(connection) as queries:
+        state = state_at(stale, seq)
+    assert len(queries.captured_queries) == 1
+    assert _hash(nt_game, state) == digest
+
+
+def test_a_cache_hit_is_a_fresh_copy(nt_game: Game, play: Play) -> None:
+    play(nt_game, 3)
+    first = state_at(nt_game, nt_game.head_seq)
+    ruleset = ruleset_get(nt_game.ruleset_id)
+    dumped = ruleset.dump(first)
+    assert isinstance(dumped, dict)
+    first.units.clear()  # type: ignore[attr-defined]
+    again = state_at(nt_game, nt_game.head_seq)
+    assert ruleset.dump(again) == dumped

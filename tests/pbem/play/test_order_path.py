@@ -175,3 +175,81 @@ def test_an_order_accepted_while_the_broker_is_down_stays_received(
     monkeypatch.undo()
     assert order_apply(intake_id=intake.pk) is not None  # what the sweep's task does later
     assert Event.objects.filter(game=nt_game).count() == 2
+
+
+def _counting_validate(monkeypatch: pytest.MonkeyPatch, game: Game) -> list[Action]:
+    """Record every `validate` call of the game's ruleset (and still validate)."""
+    ruleset = ruleset_get(game.ruleset_id)
+    calls: list[Action] = []
+    real = ruleset.validate
+
+    def counting(state: object, action: Action) -> object:
+        calls.append(action)
+        return real(state, action)
+
+    monkeypatch.setattr(ruleset, "validate", counting)
+    return calls
+
+
+def test_the_worker_does_not_validate_again_at_the_head_it_was_checked_at(
+    nt_game: Game, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
+    action = _setup_action(nt_game, 6)
+    intake = order_submit(
+        game=nt_game,
+        user=alice,
+        role="allied",
+        kind=action.kind,
+        payload=action.payload,
+        source="api",
+    )
+    version = ruleset_get(nt_game.ruleset_id).version
+    assert (intake.head_seq, intake.checked_engine_version) == (1, version)
+    calls = _counting_validate(monkeypatch, nt_game)
+
+    event = order_apply(intake_id=intake.pk)
+
+    assert event is not None
+    assert event.seq == 2
+    assert calls == []  # same head, same engine: the submission's check stands
+
+
+@pytest.mark.parametrize("why", ["the head moved", "another engine version checked it"])
+def test_the_worker_validates_when_the_check_may_not_hold(
+    nt_game: Game, alice: User, monkeypatch: pytest.MonkeyPatch, why: str
+) -> None:
+    monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
+    first_action, second_action = _setup_action(nt_game, 3), _setup_action(nt_game, 4)
+    first = order_submit(
+        game=nt_game,
+        user=alice,
+        role="allied",
+        kind=first_action.kind,
+        payload=first_action.payload,
+        source="api",
+    )
+    second = order_submit(
+        game=nt_game,
+        user=alice,
+        role="allied",
+        kind=second_action.kind,
+        payload=second_action.payload,
+        source="api",
+    )
+    if why == "the head moved":
+        assert order_apply(intake_id=first.pk) is not None  # the game is now at event 2
+    else:
+        OrderIntake.objects.filter(pk=second.pk).update(checked_engine_version=0)
+    calls = _counting_validate(monkeypatch, nt_game)
+
+    outcome = order_apply(intake_id=second.pk)
+
+    assert len(calls) == 1
+    second.refresh_from_db()
+    if why == "the head moved":  # a second set-up is illegal now: refused, not appended
+        assert outcome is None
+        assert second.status == OrderIntake.Status.REJECTED
+    else:
+        assert outcome is not None
+        assert second.status == OrderIntake.Status.APPLIED
