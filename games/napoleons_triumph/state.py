@@ -209,5 +209,37 @@ def load(data: JSON) -> GameState:
     return state
 
 
+def _copy(value: object) -> object:
+    """A deep copy of state data, of the very types `load(dump(value))` would build (tuples
+    become lists, dict keys strings), without the JSON in between."""
+    t = type(value)
+    if t in _ATOMS:
+        return value
+    if t is list or t is tuple:
+        return [v if type(v) in _ATOMS else _copy(v) for v in value]  # type: ignore[attr-defined]
+    if t is dict:
+        return {
+            str(k): v if type(v) in _ATOMS else _copy(v)
+            for k, v in value.items()  # type: ignore[attr-defined]
+        }
+    names = _FIELDS.get(t)
+    if names is None:
+        if not is_dataclass(value):
+            raise TypeError(f"not JSON-safe: {value!r}")
+        names = _FIELDS[t] = tuple(f.name for f in fields(value))
+    new = object.__new__(t)
+    for n in names:
+        v = getattr(value, n)
+        setattr(new, n, v if type(v) in _ATOMS else _copy(v))
+    return new
+
+
+_ATOMS = frozenset({str, int, bool, type(None)})
+
+
 def clone(state: GameState) -> GameState:
-    return load(dump(state))
+    """What `load(dump(state))` gives (a test holds them equal over random games), at about
+    half its cost: every order is validated and applied on a clone."""
+    out = _copy(state)
+    assert isinstance(out, GameState)
+    return out

@@ -56,13 +56,15 @@ NO_SPECTATORS = "this game admits no spectators and you hold no seat in it"
 
 
 def game_find(pk: uuid.UUID, *, head: bool = False) -> Game | None:
-    """The game with this id, its seats and their users prefetched; with `head`, its head state
-    joined in the same query (for the order path). None when there is none."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    games = Game.objects.prefetch_related(seats).filter(pk=pk)
+    """The game with this id, its seats and their users prefetched; with `head` (the order
+    path), its head state joined in the same query and the seats without their users (the order
+    path reads only roles, user ids and acceptance). None when there is none."""
     if head:
-        games = games.select_related("headstate")
-    return next(iter(games[:1]), None)
+        games = Game.objects.prefetch_related("seats").select_related("headstate")
+    else:
+        seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        games = Game.objects.prefetch_related(seats)
+    return next(iter(games.filter(pk=pk)[:1]), None)
 
 
 def games_for(user: User, *, open_seats: bool = False) -> list[Game]:
