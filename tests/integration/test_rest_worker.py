@@ -85,7 +85,7 @@ def test_a_whole_game_through_the_rest_api_and_the_worker(
         assert view.status_code == 200
         events = http[role].get(f"/api/v1/games/{game_id}/events").json()
         # numbered gaplessly as the role sees the log: the other side's secret standing
-        # instructions (issue 10 item 3) are neither listed nor counted
+        # instructions are neither listed nor counted
         hidden = numbering_for(Game.objects.get(pk=game_id), [role]).hidden
         assert [e["seq"] for e in events] == list(range(1, head - len(hidden) + 1))
         other = "french" if role == "allied" else "allied"
@@ -306,21 +306,24 @@ def test_orders_accepted_while_redis_is_down_are_resolved_after_it_returns(
             intakes.append(response.json()["intake"]["id"])
             assert clients["allied"].get(f"/api/v1/games/{game_id}/view").status_code == 200
         submit_seconds = time.monotonic() - started
-        time.sleep(2)
+        time.sleep(2)  # nothing may happen while Redis is down: there is no condition to wait on
         statuses = set(OrderIntake.objects.filter(pk__in=intakes).values_list("status", flat=True))
         assert statuses == {"received"}
     finally:
         redis_server.start()
     down = time.monotonic() - started
 
-    assert _sweep_as_beat_would() == 3
+    # Each order is sent again either by the web tier's publisher (if its thread had not yet
+    # given up when Redis came back) or by the sweep: both are fine, and a second delivery of
+    # the same intake appends nothing.
+    swept = _sweep_as_beat_would()
     for (game_id, clients), intake_id in zip(games, intakes, strict=True):
         assert wait_intake(clients["allied"], intake_id)["status"] == "applied"
         assert assert_log_sound(game_id) == 2
     _report(
         capsys,
         f"redis down {down:.1f} s: 3 orders accepted (202) in {submit_seconds:.1f} s, "
-        f"all applied after it returned",
+        f"all applied after it returned ({swept} of them sent again by the sweep)",
     )
 
 
