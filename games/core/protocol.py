@@ -18,6 +18,11 @@ SYSTEM: Role = "@system"  # platform-issued actions: .deadline, .resign
 OMNISCIENT: Role = "@omniscient"  # umpire tools, post-game review
 OBSERVER: Role = "@observer"  # spectators: public information only
 
+# The platform's pseudo-kinds, sent as SYSTEM: event 1 of every game (its payload is the scenario
+# and options, never the seed), and a missed deadline, which the engine resolves by its defaults.
+SETUP_KIND = ".setup"
+DEADLINE_KIND = ".deadline"
+
 S = TypeVar("S")
 
 
@@ -140,7 +145,7 @@ class Ruleset(Protocol[S]):
     def load(self, data: JSON) -> S: ...
     def parse_text(self, state: S, role: Role, text: str) -> Sequence[Action] | Rejection: ...
     def random_action(self, state: S, role: Role, rng: Rng) -> Action | None: ...
-    # --- what a client needs to play from the API alone (issue 10 item 6) ---
+    # --- what a client needs to play from the API alone ---
     def actions(self, state: S, role: Role) -> Sequence[ActionSpec]:
         """Every action `role` may take now (prompted ones and any-time ones), with schemas and
         enumerated choices; computed only from what `role` may know."""

@@ -43,13 +43,12 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
-from games.core.protocol import JSON, OBSERVER, OMNISCIENT, SYSTEM
+from games.core.protocol import JSON, OBSERVER, OMNISCIENT, SETUP_KIND, SYSTEM
 from pbem.play.errors import InvalidField, ReadForbidden
 from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
 
-SETUP_KIND = ".setup"  # event 1: the platform's set-up, public with its payload
 NO_SPECTATORS = "this game admits no spectators and you hold no seat in it"
 
 # --- games ---------------------------------------------------------------------------------------

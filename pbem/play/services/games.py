@@ -1,4 +1,4 @@
-"""Creating games, invitations and taking seats (issue 10 item 5: consent).
+"""Creating games, invitations and taking seats (a seat is offered, never imposed).
 
 A seat named at creation for a user other than the creator is an *invitation*: the user accepts
 it (`seat_accept`) or declines it (`seat_decline`, which frees the seat and tells the creator).
@@ -25,10 +25,10 @@ from games.core.protocol import JSON, GameConfig, SetupError
 from games.core.rng import Rng
 from pbem.play import hooks
 from pbem.play.errors import GameNotActive, SeatTaken, ServiceError
-from pbem.play.models import Event, Game, Seat, Snapshot
+from pbem.play.models import Game, Seat
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
 from pbem.play.services.deadlines import deadline_start
-from pbem.play.services.log import head_state_put
+from pbem.play.services.log import setup_append
 
 logger = logging.getLogger(__name__)
 
@@ -148,23 +148,7 @@ def game_create(
             )
             if seat.pending:
                 invited.append(seat)
-        Event.objects.create(
-            game=game,
-            seq=1,
-            kind=".setup",
-            role="@system",
-            actor=creator if creator is not None and creator.pk else None,
-            payload={"scenario": scenario, "options": dict(options)},
-            log=[{"text": f"{ruleset.title}: {scenario} set up.", "audience": None, "data": None}],
-            state_hash=digest,
-            engine_version=ruleset.version,
-            turn_ended=True,
-            source="system",
-        )
-        Snapshot.objects.create(
-            game=game, seq=1, engine_version=ruleset.version, state=dumped, state_hash=digest
-        )
-        head_state_put(game, 1, ruleset.version, dumped, digest)
+        setup_append(game=game, state=state, actor_id=creator.pk if creator is not None else None)
         for seat in invited:
             hooks.announce(hooks.SEAT_INVITED, seat=seat)
     game_start_if_ready(game)

@@ -8,11 +8,22 @@ before them plus a replay.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
 from django.utils import timezone
 
 from games.core.canonical import state_hash
-from games.core.protocol import JSON, Action, GameConfig, LogEntry, Ruleset, Step
+from games.core.protocol import (
+    JSON,
+    SETUP_KIND,
+    SYSTEM,
+    Action,
+    GameConfig,
+    LogEntry,
+    Ruleset,
+    Step,
+)
 from games.core.rng import Rng
 from pbem.conf import pbem_settings
 from pbem.play import hooks
@@ -159,20 +170,20 @@ def event_append(
         )
         if changed != 1:
             raise StaleHead(f"game {game.pk} is no longer at event {after_seq}")
-        event = Event.objects.create(
-            game=game,
-            seq=seq,
-            kind=action.kind,
-            role=action.role,
-            actor_id=actor_id,
-            payload=action.payload if action.payload is not None else {},
-            log=log_to_json(step.log),
-            state_hash=digest,
-            engine_version=ruleset.version,
-            turn_ended=step.turn_ended,
+        every = int(pbem_settings.SNAPSHOT_EVERY)
+        event = _event_write(
+            game,
+            seq,
+            action,
+            step,
+            dumped,
+            digest,
+            version=ruleset.version,
             source=source,
             source_ref=source_ref,
-            created_at=now,
+            actor_id=actor_id,
+            now=now,
+            snapshot=step.turn_ended or seq % every == 0 or result is not None,
         )
         deadline_on_event(game=game, event=event)  # whose turn it is may have changed
         _plan_notifications(
@@ -181,14 +192,73 @@ def event_append(
             after=sorted(prompts),
             finished=result is not None,
         )
-        head_state_put(game, seq, ruleset.version, dumped, digest)
-        every = int(pbem_settings.SNAPSHOT_EVERY)
-        if step.turn_ended or seq % every == 0 or result is not None:
-            Snapshot.objects.create(
-                game=game, seq=seq, engine_version=ruleset.version, state=dumped, state_hash=digest
-            )
     game.head_seq, game.head_hash = seq, digest
     headcache.put(game.pk, seq, ruleset.version, digest, dumped)  # keyed by its hash: never stale
+    return event
+
+
+def setup_append(*, game: Game, state: object, actor_id: int | None) -> Event:
+    """Write event 1 of a new game (in the caller's transaction, which created the game row at
+    head 1): the SYSTEM's `SETUP_KIND` with scenario and options as its payload (never the seed),
+    the set-up state as snapshot and head state. No clock and no notification: the game starts
+    once its seats are taken (services.games)."""
+    ruleset = ruleset_get(game.ruleset_id)
+    dumped = ruleset.dump(state)
+    action = Action(SYSTEM, SETUP_KIND, {"scenario": game.scenario, "options": dict(game.options)})
+    line = LogEntry(f"{ruleset.title}: {game.scenario} set up.")
+    step: Step[object] = Step(state, (line,), turn_ended=True)
+    return _event_write(
+        game,
+        1,
+        action,
+        step,
+        dumped,
+        state_hash(dumped),
+        version=ruleset.version,
+        source="system",
+        source_ref="",
+        actor_id=actor_id,
+        now=timezone.now(),
+        snapshot=True,
+    )
+
+
+def _event_write(
+    game: Game,
+    seq: int,
+    action: Action,
+    step: Step[object],
+    dumped: JSON,
+    digest: str,
+    *,
+    version: int,
+    source: str,
+    source_ref: str,
+    actor_id: int | None,
+    now: datetime,
+    snapshot: bool,
+) -> Event:
+    """The rows of one event: the event, the head state, a snapshot when due."""
+    event = Event.objects.create(
+        game=game,
+        seq=seq,
+        kind=action.kind,
+        role=action.role,
+        actor_id=actor_id,
+        payload=action.payload if action.payload is not None else {},
+        log=log_to_json(step.log),
+        state_hash=digest,
+        engine_version=version,
+        turn_ended=step.turn_ended,
+        source=source,
+        source_ref=source_ref,
+        created_at=now,
+    )
+    head_state_put(game, seq, version, dumped, digest)
+    if snapshot:
+        Snapshot.objects.create(
+            game=game, seq=seq, engine_version=version, state=dumped, state_hash=digest
+        )
     return event
 
 

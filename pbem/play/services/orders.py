@@ -37,16 +37,15 @@ from pbem.play.errors import (
     NotYourSeat,
     NotYourTurn,
     OrderRejected,
-    StaleHead,
     UnknownKind,
 )
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.publisher import publish
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import event_append, head_read, rng_for, state_at
+from pbem.play.services.commit import action_commit
+from pbem.play.services.log import head_read
 
 logger = logging.getLogger(__name__)
-APPLY_TRIES = 3
 REFUSED_ILLEGAL = "illegal"
 REFUSED_NOT_YOUR_TURN = "not_your_turn"
 
@@ -206,48 +205,32 @@ def _enqueue(intake_id: str) -> None:
 
 
 def order_apply(*, intake_id: UUID | str) -> Event | None:
-    """The worker's half: validate at the head and append exactly once. Idempotent."""
+    """The worker's half: validate at the head and append exactly once (`action_commit`, which
+    skips the validation when the game is still at the head the submission checked it at, with
+    the same engine version). Idempotent."""
     intake = OrderIntake.objects.select_related("game").filter(pk=intake_id).first()
     if intake is None or intake.status != OrderIntake.Status.RECEIVED:
         return None  # unknown, or already handled: a duplicate delivery does nothing
     game = intake.game
     if game.status == Game.Status.PAUSED:
         return None  # stays received; the stuck-turns sweep brings it back after the pause
-    ruleset = ruleset_get(game.ruleset_id)
-    action = Action(intake.role, intake.kind, intake.payload)
-    ref = f"intake:{intake.pk}"
-    for _ in range(APPLY_TRIES):
-        game.refresh_from_db()
-        done = Event.objects.filter(game=game, source_ref=ref).first()
-        if done is not None:  # another worker appended it already
-            _mark(intake, OrderIntake.Status.APPLIED, event=done)
-            return done
-        head = game.head_seq
-        state = state_at(game, head)
-        # checked by this engine version at this very head when it was submitted: the state is
-        # the same (an append-only log), so a second `validate` would only repeat the answer
-        checked = head == intake.head_seq and intake.checked_engine_version == ruleset.version
-        rejections = () if checked else tuple(ruleset.validate(state, action))
-        if rejections:
-            _mark(intake, OrderIntake.Status.REJECTED, errors=_errors(rejections))
-            return None
-        step = ruleset.apply(state, action, rng_for(game, head + 1))
-        try:
-            event = event_append(
-                game=game,
-                after_seq=head,
-                action=action,
-                step=step,
-                source=intake.source,
-                source_ref=ref,
-                actor_id=intake.user_id,
-            )
-        except (StaleHead, IntegrityError):
-            continue  # somebody appended first: look again at the new head
-        _mark(intake, OrderIntake.Status.APPLIED, event=event)
-        return event
-    logger.warning("intake %s: the game stayed busy; the sweep will retry", intake.pk)
-    return None
+    checked = intake.checked_engine_version == ruleset_get(game.ruleset_id).version
+    commit = action_commit(
+        game=game,
+        action=Action(intake.role, intake.kind, intake.payload),
+        source=intake.source,
+        source_ref=f"intake:{intake.pk}",
+        actor_id=intake.user_id,
+        checked_at=intake.head_seq if checked else None,
+    )
+    if commit.rejections:
+        _mark(intake, OrderIntake.Status.REJECTED, errors=_errors(commit.rejections))
+        return None
+    if commit.event is None:
+        logger.warning("intake %s: the game stayed busy; the sweep will retry", intake.pk)
+        return None
+    _mark(intake, OrderIntake.Status.APPLIED, event=commit.event)
+    return commit.event
 
 
 def _mark(

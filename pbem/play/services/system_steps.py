@@ -12,13 +12,11 @@ from __future__ import annotations
 import logging
 from uuid import UUID
 
-from django.db import IntegrityError
-
 from games.core.protocol import SYSTEM, Action
-from pbem.play.errors import StaleHead
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import event_append, rng_for, state_at
+from pbem.play.services.commit import action_commit
+from pbem.play.services.log import state_at
 
 logger = logging.getLogger(__name__)
 
@@ -36,25 +34,19 @@ def system_step_apply(*, game_id: UUID | str, after_seq: int) -> Event | None:
     prompt = ruleset.prompts(state).get(SYSTEM)
     if prompt is None or not prompt.kinds:
         return None
-    action = Action(SYSTEM, sorted(prompt.kinds)[0], {})
-    rejections = tuple(ruleset.validate(state, action))
-    if rejections:
+    commit = action_commit(
+        game=game,
+        action=Action(SYSTEM, sorted(prompt.kinds)[0], {}),
+        source="worker",
+        source_ref=f".system@{after_seq}",
+        at_seq=after_seq,
+    )
+    if commit.rejections:
         logger.warning(
             "game %s at %s: the engine refuses its own step (%s)",
             game.pk,
             after_seq,
-            "; ".join(f"{r.rule}: {r.message}" for r in rejections),
+            "; ".join(f"{r.rule}: {r.message}" for r in commit.rejections),
         )
         return None
-    step = ruleset.apply(state, action, rng_for(game, after_seq + 1))
-    try:
-        return event_append(
-            game=game,
-            after_seq=after_seq,
-            action=action,
-            step=step,
-            source="worker",
-            source_ref=f".system@{after_seq}",
-        )
-    except (StaleHead, IntegrityError):
-        return None  # another worker won; it appended the same event
+    return None if commit.existed else commit.event  # None: another worker won

@@ -17,16 +17,14 @@ import logging
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from games.core.protocol import SYSTEM, Action
-from pbem.play.errors import StaleHead
+from games.core.protocol import DEADLINE_KIND, SYSTEM, Action
 from pbem.play.models import Event, Game, MissedTurnPolicy, Seat
-from pbem.play.rulesets import ruleset_get
 from pbem.play.services.absences import clock_for_roles
+from pbem.play.services.commit import action_commit
 from pbem.play.services.deadlines import clock_fields, deadline_on_event
-from pbem.play.services.log import event_append, rng_for, state_at
 
 logger = logging.getLogger(__name__)
 
@@ -51,35 +49,28 @@ def turn_resolve(*, game_id: UUID | str, after_seq: int) -> Event | None:
         return None
     if policy == MissedTurnPolicy.SUBSTITUTE and _hand_over(game, after_seq, now):
         return None
-    ruleset = ruleset_get(game.ruleset_id)
-    state = state_at(game, after_seq)
-    action = Action(SYSTEM, ".deadline", {})
-    rejections = tuple(ruleset.validate(state, action))
-    if rejections:
+    commit = action_commit(
+        game=game,
+        action=Action(SYSTEM, DEADLINE_KIND, {}),
+        source="worker",
+        source_ref=f".deadline@{after_seq}",
+        at_seq=after_seq,
+    )
+    if commit.rejections:
         # e.g. Napoleon's Triumph set-up (NT-19) has no default: the clock runs again, so the
         # player is reminded each turn_hours, and the sweep does not retry every minute.
         logger.warning(
             "game %s at %s: the engine has no default (%s); deadline extended",
             game.pk,
             after_seq,
-            "; ".join(f"{r.rule}: {r.message}" for r in rejections),
+            "; ".join(f"{r.rule}: {r.message}" for r in commit.rejections),
         )
         _extend(game, after_seq, game.extended_once_at_seq, reason="no engine default")
         return None
-    step = ruleset.apply(state, action, rng_for(game, after_seq + 1))
-    try:
-        event = event_append(
-            game=game,
-            after_seq=after_seq,
-            action=action,
-            step=step,
-            source="worker",
-            source_ref=f".deadline@{after_seq}",
-        )
-    except (StaleHead, IntegrityError):
+    if commit.event is None or commit.existed:
         return None  # another worker won; it appended the same event
-    deadline_on_event(game=game, event=event)  # a no-op if event_append already did it
-    return event
+    deadline_on_event(game=game, event=commit.event)  # a no-op if event_append already did it
+    return commit.event
 
 
 def _extend(game: Game, after_seq: int, extended_key: int | None, *, reason: str) -> None:

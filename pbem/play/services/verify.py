@@ -1,4 +1,4 @@
-"""Auditable dice (issue 5 item 6): replay a whole game from its seed and check every hash.
+"""Auditable dice: replay a whole game from its seed and check every hash.
 
 `game_verify` rebuilds the state from the secret seed alone (event 1 `.setup` is the engine's
 set-up with `rng_for(game, 1)`, every later event is applied with `rng_for(game, seq)`), never
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from games.core.canonical import state_hash
-from games.core.protocol import Action
+from games.core.protocol import SETUP_KIND, Action
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
 from pbem.play.services.log import config_of, rng_for
@@ -77,7 +77,7 @@ def game_verify(*, game: Game) -> VerifyReport:
             )
         try:
             if ev.seq == 1:
-                if ev.kind != ".setup":
+                if ev.kind != SETUP_KIND:
                     report.fail(f"event 1 is {ev.kind!r}, not .setup", 1)
                     break
                 state = ruleset.setup(config_of(game), rng_for(game, 1))
