@@ -1,5 +1,5 @@
 """Accepted orders per second through the whole order path against a bare DRF endpoint inserting
-one row into the same PostgreSQL (issue 5 item 9, target ratio whole/bare >= 0.5).
+one row into the same PostgreSQL (target ratio whole/bare >= 0.5).
 
     DATABASE_URL=postgres://pbem:pbem@127.0.0.1:5432/pbem_bench \\
         .venv/bin/python bench/order_path.py [--orders 300] [--mode both|eager|broker]

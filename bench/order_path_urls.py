@@ -1,6 +1,6 @@
 """Bench-only URLconf for bench/order_path.py: the real routes plus a bare DRF endpoint.
 
-The bare endpoint is the baseline of the order-path benchmark (issue 5 item 9): the same DRF
+The bare endpoint is the baseline of the order-path benchmark: the same DRF
 stack as the real API (the default authentication and permission classes from settings: token
 auth, IsAuthenticated), the same JSON body parsed, and one row inserted into `bench_row` in the
 same database, answered with 201. It lives here, never in pbem/urls.py.

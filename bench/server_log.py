@@ -1,4 +1,4 @@
-"""Load + view cost at event 10 000 against event 100 (issue 5 item 9, target ratio <= 1.5).
+"""Load + view cost at event 10 000 against event 100 (target ratio <= 1.5).
 
     .venv/bin/python bench/server_log.py [--events 10000] [--repeat 20]
 
@@ -96,7 +96,7 @@ def main() -> int:
     at_head = timed(game.head_seq, True)
     print(f"head state + view at event {game.head_seq} (what the server reads): {at_head:.2f} ms")
 
-    # the Allies' numbering of the log (issue 10 item 3): every French plan is hidden from them,
+    # the Allies' numbering of the log: every French plan is hidden from them,
     # so this is the worst case, a log made of nothing but another side's secret events
     def numbering_ms() -> float:
         out = []

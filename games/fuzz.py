@@ -1,4 +1,4 @@
-"""Random games to their end, with checks after every action (issue 4, item 4).
+"""Random games to their end, with checks after every action.
 
     python -m games.fuzz napoleons_triumph --games N --seed S [--scenario NAME] [--options JSON]
 

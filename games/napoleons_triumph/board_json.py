@@ -1,4 +1,4 @@
-"""The board as JSON for clients (issue 10 item 7): everything needed to draw the map and to check
+"""The board as JSON for clients: everything needed to draw the map and to check
 adjacency without reading the engine.
 
 `board_json(board_id)` describes a shipped (or registered) board: its locales (name, capacity, hill,

@@ -1,4 +1,4 @@
-"""The legal choices of an action kind, as a client needs them to compose an order (issue 10).
+"""The legal choices of an action kind, as a client needs them to compose an order.
 
 `choices_for(rules, ctx, role, kind)` gives `{"payloads": [...], "complete": bool, ...hints}`:
 complete legal payloads the role could send now, and whether they are all of them. Every list is
@@ -20,10 +20,8 @@ from functools import partial
 
 from games.core.protocol import JSON
 from games.core.rng import Rng
-from games.napoleons_triumph import policies
 from games.napoleons_triumph.attack.attackers import attack_options
 from games.napoleons_triumph.auction import AUCTION, high_bid, max_bid, waiting_role
-from games.napoleons_triumph.choices_answers import ANSWERS
 from games.napoleons_triumph.choices_common import MAX_PAYLOADS, Checker, Out, Payload, Rules
 from games.napoleons_triumph.commands import (
     check_corps_budget,
@@ -32,6 +30,7 @@ from games.napoleons_triumph.commands import (
     plan_move,
 )
 from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.decisions import DECISIONS, default_answer
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.movement import ordinary_move, ordinary_targets
 from games.napoleons_triumph.payload import jlist
@@ -61,10 +60,11 @@ def choices_for(rules: Rules, ctx: Ctx, role: str, kind: str) -> JSON:
         if kind in ("allied_setup", "french_setup"):
             return _setup(ctx, side, kind, check)
     elif ctx.state.pending is not None:
-        if ctx.state.pending.side == side and ctx.state.attack is not None:
-            answer = ANSWERS.get(kind)
-            if answer is not None:
-                return _with_default(ctx, kind, check, answer(ctx, side, ctx.state.attack, check))
+        decision = DECISIONS.get(ctx.state.pending.kind)  # its answers' legal options
+        reply = None if decision is None else decision.answers.get(kind)
+        if ctx.state.pending.side == side and ctx.state.attack is not None and reply is not None:
+            out = reply.options(ctx, side, ctx.state.attack, check)
+            return _with_default(ctx, kind, check, out)
     elif ctx.state.active == side:
         command = COMMANDS.get(kind)
         if command is not None:
@@ -77,7 +77,7 @@ def _with_default(ctx: Ctx, kind: str, check: Checker, out: JSON) -> JSON:
     pending = ctx.state.pending
     assert pending is not None
     assert isinstance(out, dict)
-    default_kind, payload = policies.default_answer(ctx, pending)
+    default_kind, payload = default_answer(ctx, pending)
     payloads = out["payloads"]
     assert isinstance(payloads, list)
     if default_kind == kind and payload not in payloads and check(kind, payload):

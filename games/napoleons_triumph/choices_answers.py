@@ -1,7 +1,8 @@
 """The legal choices of the answers inside an attack (rulebook 11. Angriffe, 12. Rückzüge): the
 defender's named set, vacate and retreat plans, feints, holds, the attack command, counters, losses
-and the anchor, each computed only from what the answering side may know (see ``choices``). The
-default answer of the open decision is added by ``choices``.
+and the anchor, each computed only from what the answering side may know (see ``choices``): one
+function per answer kind, named by the decision's entry in ``decisions``. The default answer of
+the open decision is added by ``choices``.
 """
 
 from __future__ import annotations
@@ -32,12 +33,26 @@ from games.napoleons_triumph.retreat import default_plan
 from games.napoleons_triumph.road_attack.options import road_attacks
 from games.napoleons_triumph.state import MAP, Attack
 
-__all__ = ["ANSWERS", "Answer"]
+__all__ = [
+    "Options",
+    "options_after_vacate",
+    "options_anchor",
+    "options_assign_losses",
+    "options_counter",
+    "options_declare_attack",
+    "options_declare_feint",
+    "options_defend",
+    "options_hold",
+    "options_no_feint",
+    "options_odd_loss",
+    "options_retreat_plan",
+    "options_vacate",
+]
 
 RETREAT_TRIES = 8
 
 
-def _defend(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_defend(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     """Named sets: the forced blockers; else every single unit, every corps in reserve (with
     its commander) and the default; each with every legal choice of leading units."""
     state = ctx.state
@@ -76,7 +91,7 @@ def _subsets(items: list[str], most: int) -> Iterator[tuple[str, ...]]:
         yield from combinations(items, k)
 
 
-def _vacate(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_vacate(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     out = Out(complete=False)  # other retreat plans: see retreat_plan
     cands: list[Payload] = [{}, {"retreat": default_plan(ctx, atk)}]
     for p in cands:
@@ -85,7 +100,7 @@ def _vacate(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-def _retreat_plan(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_retreat_plan(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     from games.napoleons_triumph.random_answers import draw_retreat_plan as draw
 
     out = Out(complete=False)
@@ -111,7 +126,7 @@ def _road_specs(ctx: Ctx, atk: Attack, enter: bool) -> list[Payload]:
     return road_attacks(ctx, atk.attacker, atk.att_locale, atk.approach, enter=enter)
 
 
-def _after_vacate(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_after_vacate(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     out = Out(complete=False)  # combined commands (NT-66) are not listed
     cands: list[Payload] = []
     guard = [atk.guard_shown] if atk.guard_attack and atk.guard_shown else []
@@ -130,7 +145,7 @@ def _after_vacate(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-def _declare_feint(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_declare_feint(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     out = Out(complete=False)  # combined commands (NT-66) are not listed
     specs = _attack_specs(ctx, atk) + _road_specs(ctx, atk, enter=False)
     for spec, end in product(specs, ("block", "reserve")):
@@ -140,14 +155,14 @@ def _declare_feint(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-def _no_feint(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_no_feint(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     out = Out()
     if check("no_feint", {}):
         out.add({})
     return out.json()
 
 
-def _hold(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_hold(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     """Every set of named reserve units (up to 5 of them; else one at a time and all), with or
     without the named commanders."""
     kind = str(ctx.state.pending.kind) if ctx.state.pending else "hold"
@@ -167,7 +182,7 @@ def _hold(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-def _declare_attack(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_declare_attack(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     """Each single command, each width, each target, each legal choice of up to two leading
     units; checked as `attack.declare_attack` checks before it changes anything."""
     state = ctx.state
@@ -204,7 +219,7 @@ def _declare_attack(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-def _counter(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_counter(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     out = Out()
     for units in _subsets(sorted(counter_candidates(ctx, atk)), 2):
         p: Payload = {"units": jlist(units)}
@@ -213,7 +228,7 @@ def _counter(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-def _odd_loss(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_odd_loss(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     """Every choice of n of the candidates, named as the chooser names them."""
     pending = ctx.state.pending
     assert pending is not None
@@ -228,7 +243,7 @@ def _odd_loss(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json(candidates=jlist(names), n=n)
 
 
-def _assign_losses(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_assign_losses(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     """Every spread of exactly n points over the candidates (own units), up to the bound."""
     pending = ctx.state.pending
     assert pending is not None
@@ -259,7 +274,7 @@ def _spreads(n: int, caps: list[int]) -> Iterator[list[int]]:
             yield [first, *rest]
 
 
-def _anchor(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+def options_anchor(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     pending = ctx.state.pending
     assert pending is not None
     corps = pending.data["corps"]
@@ -273,20 +288,4 @@ def _anchor(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
     return out.json()
 
 
-Answer = Callable[[Ctx, str, Attack, Checker], JSON]
-
-ANSWERS: dict[str, Answer] = {
-    "defend": _defend,
-    "vacate": _vacate,
-    "retreat_plan": _retreat_plan,
-    "declare_after_vacate": _after_vacate,
-    "declare_feint": _declare_feint,
-    "no_feint": _no_feint,
-    "feint_hold": _hold,
-    "hold": _hold,
-    "declare_attack": _declare_attack,
-    "counter": _counter,
-    "place_odd_loss": _odd_loss,
-    "assign_losses": _assign_losses,
-    "choose_anchor": _anchor,
-}
+Options = Callable[[Ctx, str, Attack, Checker], JSON]

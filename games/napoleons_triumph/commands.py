@@ -10,7 +10,6 @@ from games.napoleons_triumph.context import Ctx, U
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.state import AL, MAP, Commander, F, Unit
 
-CORPS_KINDS = ("corps_move", "detach_move", "attach")  # NT-36; the rest are independent
 ALLIED_CORPS_LIMIT = 5  # NT-37
 INDEPENDENT_LIMIT = {AL: 3, F: 4}  # NT-38
 

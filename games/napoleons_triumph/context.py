@@ -3,7 +3,7 @@
 Log lines that name hidden units are written once per audience: the owner sees unit ids, everyone
 else the alias of the moment (V-3), and a face only where the line says it is shown.
 
-Order is information too (issue 10 item 2): server ids follow the order of battle, so a list in id
+Order is information too: server ids follow the order of battle, so a list in id
 order tells the enemy which block is which. Every list of units a reader gets is in an order that
 reader may know: sorted by the reader's own name of each unit (own ids, enemy aliases; ids for the
 omniscient reader). `Us` is such a list inside one line; `Ctx.per_unit` sorts a run of lines about
@@ -64,7 +64,7 @@ def unit_alias(state: GameState, viewer: str, unit_id: str) -> str:
 
 
 def public_key(state: GameState, unit_id: str) -> str:
-    """A tie-break among a side's own units that tells the enemy nothing (issue 10 item 2): the
+    """A tie-break among a side's own units that tells the enemy nothing: the
     alias the enemy gives the unit this turn. Never the server id: ids follow the order of battle,
     so "the first by id" chosen by a default or a standing instruction would name a block."""
     return unit_alias(state, other_side(state.units[unit_id].side), unit_id)

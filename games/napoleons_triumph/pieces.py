@@ -59,10 +59,6 @@ def corps_units(state: GameState, commander: str) -> list[Unit]:
     return [u for u in state.units.values() if u.corps == commander and u.where != "dead"]
 
 
-def free_room(board: Board, state: GameState, loc: int, side: str) -> int:
-    return board.locales[loc].capacity - len(units_in(state, loc, side))
-
-
 def enemy_corps_adjacent(board: Board, state: GameState, loc: int, side: str) -> bool:
     """Adjacent (also across an impassable approach, NT-14) to an enemy corps of 2+ units?"""
     enemy = "AL" if side == "F" else "F"
@@ -71,18 +67,6 @@ def enemy_corps_adjacent(board: Board, state: GameState, loc: int, side: str) ->
             if len([u for u in corps_units(state, c.id) if u.where == MAP]) >= 2:
                 return True
     return False
-
-
-def piece_pos(state: GameState, piece: str) -> tuple[int | None, str | None]:
-    if piece in state.units:
-        u = state.units[piece]
-        return u.loc, u.app
-    c = state.commanders[piece]
-    return c.loc, c.app
-
-
-def place_unit(u: Unit, loc: int | None, app: str | None) -> None:
-    u.loc, u.app = loc, app
 
 
 def sync_commander(state: GameState, cmd: Commander) -> None:

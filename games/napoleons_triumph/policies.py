@@ -1,6 +1,7 @@
 """Standing instructions and deadline defaults (digest 4.5, 4.7).
 
-Every decision the engine waits for has a documented default answer here; `.deadline` applies it.
+Every decision the engine waits for has a documented default answer here (one function per
+decision, named by its entry in decisions.py); `.deadline` applies it.
 The defending side may also file a standing instruction (`set_defense_plan`) that answers its
 decisions in advance; it is applied whenever it is legal in the actual situation, else the decision
 stays open. Each default is computed from facts the deciding side may know.
@@ -26,7 +27,7 @@ from games.napoleons_triumph.attack.attackers import (
     spec_barred,
     vacate_options,
 )
-from games.napoleons_triumph.attack.blocking import default_hold
+from games.napoleons_triumph.attack.blocking import default_hold as default_hold_pieces
 from games.napoleons_triumph.attack.defense import check_def_leading, nameable
 from games.napoleons_triumph.attack.resolution import counter_candidates, winner
 from games.napoleons_triumph.context import Ctx, public_key, shown_as
@@ -118,89 +119,119 @@ def spread_free(ctx: Ctx, n: int, cands: list[str], order: list[str]) -> list[JS
     return rows
 
 
-def default_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]]:
-    """The documented default for every pending decision (digest 4.3 table, 4.7)."""
+Answer = tuple[str, dict[str, JSON]]  # (action kind, payload)
+
+
+# The documented default of every pending decision (digest 4.3 table, 4.7), one function per
+# decision; decisions.py names the one of each decision. Each is computed from what the deciding
+# side may know.
+
+
+def default_defend(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    return default_defense(ctx, atk)
+
+
+def default_retreat(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    return "retreat_plan", default_plan(ctx, atk)
+
+
+def default_hold(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    """feint_hold and hold: the answer's kind is the decision's own."""
+    return pending.kind, {"pieces": P.jlist(default_hold_pieces(ctx, atk))}
+
+
+def default_counter(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    return "counter", {"units": []}
+
+
+def _n_candidates(pending: Pending) -> tuple[int, list[str]]:
+    n = pending.data["n"]
+    cands = pending.data["candidates"]
+    assert isinstance(n, int)
+    assert isinstance(cands, list)
+    return n, [str(c) for c in cands]
+
+
+def default_odd_loss(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    n, cands = _n_candidates(pending)
+    picked = pick_odd(ctx, n, cands)
+    return "place_odd_loss", {"units": [shown_as(ctx.state, pending.side, u) for u in picked]}
+
+
+def default_assign_losses(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    n, cands = _n_candidates(pending)
+    return "assign_losses", {"losses": spread_free(ctx, n, cands, [])}
+
+
+def default_anchor(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
     state = ctx.state
-    atk = state.attack
-    assert atk is not None
-    kind = pending.kind
-    if kind == "defend":
-        return default_defense(ctx, atk)
-    if kind == "retreat":
-        return "retreat_plan", default_plan(ctx, atk)
-    if kind in ("feint_hold", "hold"):
-        return kind, {"pieces": P.jlist(default_hold(ctx, atk))}
-    if kind == "counter":
-        return "counter", {"units": []}
-    if kind == "odd_loss":
-        n = pending.data["n"]
-        cands = pending.data["candidates"]
-        assert isinstance(n, int)
-        assert isinstance(cands, list)
-        picked = pick_odd(ctx, n, [str(c) for c in cands])
-        return "place_odd_loss", {"units": [shown_as(state, pending.side, u) for u in picked]}
-    if kind == "assign_losses":
-        n = pending.data["n"]
-        cands = pending.data["candidates"]
-        assert isinstance(n, int)
-        assert isinstance(cands, list)
-        return "assign_losses", {"losses": spread_free(ctx, n, [str(c) for c in cands], [])}
-    if kind == "anchor":
-        anchors: dict[str, JSON] = {}
-        corps = pending.data["corps"]
-        assert isinstance(corps, list)
-        for cid in corps:
-            members = [u for u in state.units.values() if u.corps == cid and u.where == "map"]
-            anchors[str(cid)] = max(
-                members,
-                key=lambda u: (elite_kind(u) is None, u.strength, public_key(state, u.id)),
-            ).id
-        return "choose_anchor", {"anchors": anchors}
-    options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
-    if kind in ("feint", "after_vacate") and not atk.guard_attack:  # NT-68, NT-76
-        normal = (
-            options
-            if kind == "feint"
-            else vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)
-        )
-        if not normal:  # only a road attack (a feint, unless the defender vacated) is left
-            road = road_attacks(
-                ctx, atk.attacker, atk.att_locale, atk.approach, enter=kind == "after_vacate"
-            )[:1]
-            if kind == "feint":
-                return "declare_feint", {"commands": P.jlist(road), "end": "reserve"}
-            return "declare_after_vacate", {"commands": P.jlist(road)}
+    anchors: dict[str, JSON] = {}
+    corps = pending.data["corps"]
+    assert isinstance(corps, list)
+    for cid in corps:
+        members = [u for u in state.units.values() if u.corps == cid and u.where == "map"]
+        anchors[str(cid)] = max(
+            members,
+            key=lambda u: (elite_kind(u) is None, u.strength, public_key(state, u.id)),
+        ).id
+    return "choose_anchor", {"anchors": anchors}
+
+
+def _shown_guard_options(
+    ctx: Ctx, atk: Attack, options: list[dict[str, JSON]]
+) -> list[dict[str, JSON]]:
+    """A Guard attack is carried out by commands that move the shown Guard (AMB-31)."""
     if atk.guard_attack and atk.guard_shown:
-        options = options_moving(ctx, atk.attacker, atk.att_locale, atk.approach, atk.guard_shown)
+        return options_moving(ctx, atk.attacker, atk.att_locale, atk.approach, atk.guard_shown)
+    return options
+
+
+def default_after_vacate(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    able = vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    if not able and not atk.guard_attack:  # NT-68: only a road attack is left
+        road = road_attacks(ctx, atk.attacker, atk.att_locale, atk.approach, enter=True)[:1]
+        return "declare_after_vacate", {"commands": P.jlist(road)}
+    spec, guns = able[0]
+    return "declare_after_vacate", {"commands": [spec], "artillery": guns}
+
+
+def default_feint(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    """The cheapest feint (NT-76); a road attack's feint when nothing else could carry it out."""
+    options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    if not options and not atk.guard_attack:  # NT-68: only a road attack is left
+        road = road_attacks(ctx, atk.attacker, atk.att_locale, atk.approach, enter=False)[:1]
+        return "declare_feint", {"commands": P.jlist(road), "end": "reserve"}
+    options = _shown_guard_options(ctx, atk, options)
+    if not options:
+        return "no_feint", {}
+    first = options[0]
+    blocking = _starts_blocking(ctx, first)
+    return "declare_feint", {"commands": [first], "end": "block" if blocking else "reserve"}
+
+
+def default_declare(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    """A-OWN: the first single command, narrow, the battery or the shown Guard leading."""
+    state = ctx.state
+    options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    options = _shown_guard_options(ctx, atk, options)
     battery = bool(options) and _is_battery(ctx, options[0])
-    if kind == "after_vacate":
-        spec, guns = vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)[0]
-        return "declare_after_vacate", {"commands": [spec], "artillery": guns}
-    if kind == "feint":
-        if not options:
-            return "no_feint", {}
-        first = options[0]
-        blocking = _starts_blocking(ctx, first)
-        return "declare_feint", {"commands": [first], "end": "block" if blocking else "reserve"}
-    if kind == "declare":
-        if options and spec_barred(ctx, atk.attacker, atk.def_locale, options[0]):
-            # NT-54(b), NT-101: it could not advance; the artillery attack that backed the threat
-            able = vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)[:1]
-            if able:
-                options, battery = [able[0][0]], able[0][1]
-        payload: dict[str, JSON] = {
-            "commands": P.jlist(options[:1]),
-            "width": "narrow",
-            "leading": [],
-        }
-        if len(atk.def_leading) == 2:
-            payload["target"] = shown_as(state, atk.attacker, atk.def_leading[0])
-        if atk.guard_attack and atk.guard_shown:
-            payload["leading"] = [atk.guard_shown]
-        if battery:
-            payload["leading"] = [options[0]["unit"]]
-        return "declare_attack", payload
-    raise Illegal("NT-0", f"no default for a {kind!r} decision")
+    if options and spec_barred(ctx, atk.attacker, atk.def_locale, options[0]):
+        # NT-54(b), NT-101: it could not advance; the artillery attack that backed the threat
+        able = vacate_options(ctx, atk.attacker, atk.att_locale, atk.approach)[:1]
+        if able:
+            options, battery = [able[0][0]], able[0][1]
+    payload: dict[str, JSON] = {
+        "commands": P.jlist(options[:1]),
+        "width": "narrow",
+        "leading": [],
+    }
+    if len(atk.def_leading) == 2:
+        payload["target"] = shown_as(state, atk.attacker, atk.def_leading[0])
+    if atk.guard_attack and atk.guard_shown:
+        payload["leading"] = [atk.guard_shown]
+    if battery:
+        payload["leading"] = [options[0]["unit"]]
+    return "declare_attack", payload
 
 
 def _is_battery(ctx: Ctx, spec: dict[str, JSON]) -> bool:
@@ -274,8 +305,12 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     ctx.private(side, f"Standing instruction stored for {scope_key}.")
 
 
-def standing_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]] | None:
-    """The answer a stored instruction gives to this decision, or None (ask the player)."""
+Plan = dict[str, JSON]  # one stored standing instruction (set_defense_plan)
+
+
+def plan_for(ctx: Ctx, pending: Pending) -> tuple[Attack, Plan] | None:
+    """The defender's standing instruction for the attacked locale (else its default one), or
+    None: no attack, the attacker decides, or no instruction is stored (digest 4.5)."""
     state = ctx.state
     atk = state.attack
     if atk is None or pending.side == atk.attacker:
@@ -284,29 +319,51 @@ def standing_answer(ctx: Ctx, pending: Pending) -> tuple[str, dict[str, JSON]] |
     raw = plans.get(str(atk.def_locale)) or plans.get("default")
     if not isinstance(raw, dict):
         return None
-    plan = raw
-    order = [str(x) for x in plan.get("loss_priority", []) or [] if isinstance(x, str)]  # type: ignore[union-attr]
-    kind = pending.kind
-    if kind == "defend" and plan["mode"] != "ask":
-        return default_defense(ctx, atk, mode=str(plan["mode"]), leading=str(plan["leading"]))
-    if kind == "counter":
-        if plan["counter"] == "none":
-            return "counter", {"units": []}
-        if plan["counter"] == "win_if_possible":
-            return "counter", {"units": P.jlist(_winning_counter(ctx, atk))}
-    if kind in ("feint_hold", "hold") and plan["hold"] == "all_named":
-        return default_answer(ctx, pending)
-    if kind == "retreat" and plan["retreat"] == "default":
-        return "retreat_plan", default_plan(ctx, atk, order)
-    if kind in ("odd_loss", "assign_losses"):
-        k, payload = default_answer(ctx, pending)
-        if kind == "assign_losses" and order:
-            n, cands = pending.data["n"], pending.data["candidates"]
-            assert isinstance(n, int)
-            assert isinstance(cands, list)
-            payload = {"losses": spread_free(ctx, n, [str(c) for c in cands], order)}
-        return k, payload
+    return atk, raw
+
+
+def _loss_order(plan: Plan) -> list[str]:
+    return [str(x) for x in plan.get("loss_priority", []) or [] if isinstance(x, str)]  # type: ignore[union-attr]
+
+
+# The answer a stored instruction gives to a decision, or None (ask the player): one function per
+# decision the defender can pre-declare; decisions.py names the one of each decision.
+
+
+def standing_defend(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    if plan["mode"] == "ask":
+        return None
+    return default_defense(ctx, atk, mode=str(plan["mode"]), leading=str(plan["leading"]))
+
+
+def standing_counter(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    if plan["counter"] == "none":
+        return "counter", {"units": []}
+    if plan["counter"] == "win_if_possible":
+        return "counter", {"units": P.jlist(_winning_counter(ctx, atk))}
     return None
+
+
+def standing_hold(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    return default_hold(ctx, pending, atk) if plan["hold"] == "all_named" else None
+
+
+def standing_retreat(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    if plan["retreat"] != "default":
+        return None
+    return "retreat_plan", default_plan(ctx, atk, _loss_order(plan))
+
+
+def standing_odd_loss(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    return default_odd_loss(ctx, pending, atk)
+
+
+def standing_assign_losses(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    order = _loss_order(plan)
+    if not order:
+        return default_assign_losses(ctx, pending, atk)
+    n, cands = _n_candidates(pending)
+    return "assign_losses", {"losses": spread_free(ctx, n, cands, order)}
 
 
 def _winning_counter(ctx: Ctx, atk: Attack) -> list[str]:

@@ -19,115 +19,171 @@ from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import commanders_in, corps_units, units_in
 from games.napoleons_triumph.retreat import destinations, loss_groups
 from games.napoleons_triumph.road_attack.options import road_attacks
-from games.napoleons_triumph.state import MAP, Attack, other
+from games.napoleons_triumph.state import MAP, Attack, Pending, other
+
+Answer = tuple[str, dict[str, JSON]]
+
+# Each function below draws a random answer to one decision (decisions.py names the one of each
+# decision), or None for the documented default answer. decisions.random_answer gives the default
+# a quarter of the time before asking them (not for the feint: the default feint is a feint).
 
 
-def random_answer(ctx: Ctx, side: str, rng: Rng) -> tuple[str, dict[str, JSON]] | None:
-    """A random answer (kind, payload) to the open attack decision, or its default answer."""
+def random_defend(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
     state = ctx.state
-    pending = state.pending
-    atk = state.attack
-    assert pending is not None
-    assert atk is not None
-    kind = pending.kind
-    if kind != "feint" and rng.chance(1, 4):  # the default feint is a feint: rarer below
-        return policies.default_answer(ctx, pending)
-    if kind == "defend":
-        must, reserve, cmds = nameable(ctx, atk)
-        if not must and rng.chance(1, 6):
-            vacate = policies.default_defense(ctx, atk, mode="vacate")
-            if rng.chance(1, 2):  # decide the retreat later: the retreat decision opens
-                return "vacate", {}
-            return vacate[0], {"retreat": draw_retreat_plan(ctx, atk, rng)}
-        named = must or rng.sample(reserve, 1 + rng.below(max(1, len(reserve))))
-        if not must:
-            named += [c for c in cmds if rng.chance(1, 2)]
-        units = [x for x in named if x in state.units]
-        lead = rng.sample(units, _leaders(len(units), rng))
-        return "defend", {"named": jlist(named), "leading": jlist(lead)}
-    if kind in ("feint", "after_vacate") and not atk.guard_attack:  # NT-68: named only now
-        road = road_attacks(
-            ctx, atk.attacker, atk.att_locale, atk.approach, enter=kind == "after_vacate"
-        )
-        normal = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
-        if not road or (normal and rng.chance(1, 2)):
-            road = []
-        if not road and not normal:
-            return policies.default_answer(ctx, pending)
-    else:
+    must, reserve, cmds = nameable(ctx, atk)
+    if not must and rng.chance(1, 6):
+        vacate = policies.default_defense(ctx, atk, mode="vacate")
+        if rng.chance(1, 2):  # decide the retreat later: the retreat decision opens
+            return "vacate", {}
+        return vacate[0], {"retreat": draw_retreat_plan(ctx, atk, rng)}
+    named = must or rng.sample(reserve, 1 + rng.below(max(1, len(reserve))))
+    if not must:
+        named += [c for c in cmds if rng.chance(1, 2)]
+    units = [x for x in named if x in state.units]
+    lead = rng.sample(units, _leaders(len(units), rng))
+    return "defend", {"named": jlist(named), "leading": jlist(lead)}
+
+
+def _road(ctx: Ctx, atk: Attack, rng: Rng, enter: bool) -> list[dict[str, JSON]] | None:
+    """The road attacks to draw from (NT-68: the road is named only now; half of the time none
+    when an ordinary command could carry the attack too), or None when nothing could."""
+    if atk.guard_attack:
+        return []
+    road = road_attacks(ctx, atk.attacker, atk.att_locale, atk.approach, enter=enter)
+    normal = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
+    if not road or (normal and rng.chance(1, 2)):
         road = []
-    if road:
-        spec = rng.choice(road)
-        if kind == "feint":
-            return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
-        return "declare_after_vacate", {"commands": [spec]}
+    if not road and not normal:
+        return None
+    return road
+
+
+def _options(ctx: Ctx, atk: Attack) -> list[dict[str, JSON]]:
+    """The single commands that could carry out the attack (with the shown Guard among them)."""
     options = attack_options(ctx, atk.attacker, atk.att_locale, atk.approach)
     if atk.guard_attack and atk.guard_shown:
         options = [
             o for o in options if o.get("unit") == atk.guard_shown or o.get("kind") == "corps_move"
         ]
+    return options
+
+
+def random_feint(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    road = _road(ctx, atk, rng, enter=False)
+    if road is None:
+        return None
+    if road:
+        spec = rng.choice(road)
+        return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
+    options = _options(ctx, atk)
     if not options:
-        return policies.default_answer(ctx, pending)
-    if kind == "feint":
-        if rng.chance(1, 6):
-            spec = rng.choice(options)
-            return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
-        return "no_feint", {}
-    if kind == "after_vacate":
-        return "declare_after_vacate", {
-            "commands": [rng.choice(options)],
-            "artillery": rng.chance(1, 5),
-        }
-    if kind == "declare":
-        corps_options = [o for o in options if o["kind"] == "corps_move"]
-        spec = rng.choice(corps_options if corps_options and rng.chance(2, 3) else options)
-        if spec["kind"] == "unit_move":
-            movers = [str(spec["unit"])]
-        else:
-            detach = spec["detach"]
-            assert isinstance(detach, list)
-            movers = [
-                u.id
-                for u in corps_units(state, str(spec["commander"]))
-                if u.where == MAP and u.id not in detach
-            ]
-        width = "wide" if rng.chance(2, 3) else "narrow"
-        lead = rng.sample(movers, _leaders(len(movers), rng))
-        if atk.guard_attack and atk.guard_shown in movers and atk.guard_shown not in lead:
-            lead = [atk.guard_shown]
-        payload: dict[str, JSON] = {"commands": [spec], "width": width, "leading": list(lead)}
-        if len(atk.def_leading) == 2:
-            payload["target"] = shown_as(state, atk.attacker, rng.choice(atk.def_leading))
-        return "declare_attack", payload
-    if kind == "counter":
-        cands = counter_candidates(ctx, atk)
-        return "counter", {"units": jlist(rng.sample(cands, rng.below(min(2, len(cands)) + 1)))}
-    if kind == "odd_loss":
-        n, candidates = pending.data["n"], pending.data["candidates"]
-        assert isinstance(n, int)
-        assert isinstance(candidates, list)
-        picked = rng.sample([str(c) for c in candidates], n)
-        return "place_odd_loss", {"units": [shown_as(state, pending.side, u) for u in picked]}
-    if kind in ("hold", "feint_hold"):
-        units, cmds = hold_candidates(ctx, atk)
-        pick = rng.sample(units, 1 + rng.below(len(units))) if units else []
-        return kind, {"pieces": jlist(pick + [c for c in cmds if rng.chance(1, 2)])}
-    if kind == "assign_losses":
-        n, candidates = pending.data["n"], pending.data["candidates"]
-        assert isinstance(n, int)
-        assert isinstance(candidates, list)
-        return "assign_losses", {"losses": _spread(ctx, [str(c) for c in candidates], n, rng)}
-    if kind == "retreat":
-        return "retreat_plan", draw_retreat_plan(ctx, atk, rng)
-    if kind == "anchor":
-        corps = pending.data["corps"]
-        assert isinstance(corps, list)
-        anchors: dict[str, JSON] = {}
-        for cid in corps:
-            members = sorted(u.id for u in corps_units(state, str(cid)) if u.where == MAP)
-            anchors[str(cid)] = rng.choice(members)
-        return "choose_anchor", {"anchors": anchors}
-    return policies.default_answer(ctx, pending)
+        return None
+    if rng.chance(1, 6):
+        spec = rng.choice(options)
+        return "declare_feint", {"commands": [spec], "end": rng.choice(["block", "reserve"])}
+    return "no_feint", {}
+
+
+def random_after_vacate(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    road = _road(ctx, atk, rng, enter=True)
+    if road is None:
+        return None
+    if road:
+        return "declare_after_vacate", {"commands": [rng.choice(road)]}
+    options = _options(ctx, atk)
+    if not options:
+        return None
+    return "declare_after_vacate", {
+        "commands": [rng.choice(options)],
+        "artillery": rng.chance(1, 5),
+    }
+
+
+def random_declare(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    state = ctx.state
+    options = _options(ctx, atk)
+    if not options:
+        return None
+    corps_options = [o for o in options if o["kind"] == "corps_move"]
+    spec = rng.choice(corps_options if corps_options and rng.chance(2, 3) else options)
+    if spec["kind"] == "unit_move":
+        movers = [str(spec["unit"])]
+    else:
+        detach = spec["detach"]
+        assert isinstance(detach, list)
+        movers = [
+            u.id
+            for u in corps_units(state, str(spec["commander"]))
+            if u.where == MAP and u.id not in detach
+        ]
+    width = "wide" if rng.chance(2, 3) else "narrow"
+    lead = rng.sample(movers, _leaders(len(movers), rng))
+    if atk.guard_attack and atk.guard_shown in movers and atk.guard_shown not in lead:
+        lead = [atk.guard_shown]
+    payload: dict[str, JSON] = {"commands": [spec], "width": width, "leading": list(lead)}
+    if len(atk.def_leading) == 2:
+        payload["target"] = shown_as(state, atk.attacker, rng.choice(atk.def_leading))
+    return "declare_attack", payload
+
+
+# The answers below, too, fall back on the default answer when no single command could carry out
+# the attack (the random player has always drawn them so; the fuzzer's seeds depend on it).
+
+
+def random_counter(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    if not _options(ctx, atk):
+        return None
+    cands = counter_candidates(ctx, atk)
+    return "counter", {"units": jlist(rng.sample(cands, rng.below(min(2, len(cands)) + 1)))}
+
+
+def _n_candidates(pending: Pending) -> tuple[int, list[str]]:
+    n, candidates = pending.data["n"], pending.data["candidates"]
+    assert isinstance(n, int)
+    assert isinstance(candidates, list)
+    return n, [str(c) for c in candidates]
+
+
+def random_odd_loss(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    if not _options(ctx, atk):
+        return None
+    n, candidates = _n_candidates(pending)
+    picked = rng.sample(candidates, n)
+    return "place_odd_loss", {"units": [shown_as(ctx.state, pending.side, u) for u in picked]}
+
+
+def random_hold(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    """hold and feint_hold: the answer's kind is the decision's own."""
+    if not _options(ctx, atk):
+        return None
+    units, cmds = hold_candidates(ctx, atk)
+    pick = rng.sample(units, 1 + rng.below(len(units))) if units else []
+    return pending.kind, {"pieces": jlist(pick + [c for c in cmds if rng.chance(1, 2)])}
+
+
+def random_assign_losses(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    if not _options(ctx, atk):
+        return None
+    n, candidates = _n_candidates(pending)
+    return "assign_losses", {"losses": _spread(ctx, candidates, n, rng)}
+
+
+def random_retreat(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    if not _options(ctx, atk):
+        return None
+    return "retreat_plan", draw_retreat_plan(ctx, atk, rng)
+
+
+def random_anchor(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    if not _options(ctx, atk):
+        return None
+    corps = pending.data["corps"]
+    assert isinstance(corps, list)
+    anchors: dict[str, JSON] = {}
+    for cid in corps:
+        members = sorted(u.id for u in corps_units(ctx.state, str(cid)) if u.where == MAP)
+        anchors[str(cid)] = rng.choice(members)
+    return "choose_anchor", {"anchors": anchors}
 
 
 def _spread(ctx: Ctx, units: list[str], points: int, rng: Rng) -> list[JSON]:

@@ -4,7 +4,8 @@ Candidates are drawn at random from what the role can see and kept only if `vali
 the documented default answer (always legal) is the fallback for every decision, `end_turn` for a
 command phase. The play is biased towards fighting so that the fuzzer reaches the rarer decisions:
 a possible threat is made most of the time and most moves go to the target nearest the enemy.
-Set-ups are drawn in random_setup.py and answers to attack decisions in random_answers.py.
+Set-ups are drawn in random_setup.py and answers to attack decisions in random_answers.py (each
+decision's drawer named by its entry in decisions.py).
 
 The random player depends on the rules, never the reverse: the package gives the ruleset this
 module's `random_action` when it builds RULESET (`NapoleonsTriumph(random_player=...)`).
@@ -16,11 +17,11 @@ from collections.abc import Callable, Sequence
 
 from games.core.protocol import JSON, Action
 from games.core.rng import Rng
-from games.napoleons_triumph import policies
 from games.napoleons_triumph.attack.attackers import attack_options
 from games.napoleons_triumph.auction import AUCTION, high_bid, last_bid_of, max_bid, waiting_role
 from games.napoleons_triumph.board import RoadStep
 from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.decisions import default_answer, random_answer
 from games.napoleons_triumph.movement import ordinary_targets
 from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import (
@@ -29,7 +30,6 @@ from games.napoleons_triumph.pieces import (
     units_in,
     units_on_map,
 )
-from games.napoleons_triumph.random_answers import random_answer
 from games.napoleons_triumph.random_setup import draw_setup
 from games.napoleons_triumph.reinforcements import first_round
 from games.napoleons_triumph.road_attack.options import road_threats
@@ -59,7 +59,7 @@ def random_action(rules: NapoleonsTriumph, state: GameState, role: str, rng: Rng
         return None
     if state.pending is None:
         return Action(role, "end_turn", {})
-    kind, payload = policies.default_answer(ctx, state.pending)
+    kind, payload = default_answer(ctx, state.pending)
     return Action(role, kind, payload)
 
 

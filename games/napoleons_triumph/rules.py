@@ -3,6 +3,8 @@
 `validate` runs exactly the code of `apply` on a scratch copy and reports the first rule that
 refuses, so the two can never disagree.
 
+The decisions the engine waits for are dispatched through their table (decisions.py).
+
 The rules never import the random player (randomplay.py depends on them): the package hands it
 in when it builds RULESET.
 """
@@ -10,7 +12,7 @@ in when it builds RULESET.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from games.core.log import lines_for
@@ -44,14 +46,13 @@ from games.napoleons_triumph import view as V
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.commands import attach
 from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.decisions import DECISIONS, Handler, default_answer, standing_answer
 from games.napoleons_triumph.errors import Illegal, SetupRefused, require
 from games.napoleons_triumph.morale import GameOver
 from games.napoleons_triumph.scenario import DEFAULT_ROLES, board_for, new_game, roles_of
 from games.napoleons_triumph.schemas import PAYLOADS, VIEW_SCHEMA, payload_schema, schema_errors
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.turns import end_turn, start_game
-
-Handler = Callable[[Ctx, str, dict[str, JSON]], None]
 
 
 class RandomPlayer(Protocol):
@@ -72,20 +73,6 @@ COMMANDS: dict[str, Handler] = {
     "ride_on": road_attack.ride_on,
     "end_turn": lambda c, s, p: end_turn(c),
 }
-# pending decision -> the action kinds that answer it
-ANSWERS: dict[str, dict[str, Handler]] = {
-    "defend": {"defend": attack.defend, "vacate": attack.vacate},
-    "retreat": {"retreat_plan": attack.answer_retreat},
-    "after_vacate": {"declare_after_vacate": attack.declare_after_vacate},
-    "feint": {"declare_feint": attack.declare_feint, "no_feint": attack.no_feint},
-    "feint_hold": {"feint_hold": attack.hold},
-    "hold": {"hold": attack.hold},
-    "declare": {"declare_attack": attack.declare_attack},
-    "counter": {"counter": attack.counter},
-    "odd_loss": {"place_odd_loss": attack.place_odd_loss},
-    "assign_losses": {"assign_losses": attack.assign_losses},
-    "anchor": {"choose_anchor": attack.choose_anchor},
-}
 SETUP: dict[str, Handler] = {
     "allied_setup": deployment.allied_setup,
     "french_setup": deployment.french_setup,
@@ -102,7 +89,7 @@ ANY_TIME = {
 }
 KNOWN = (
     set(COMMANDS)
-    | {k for a in ANSWERS.values() for k in a}
+    | {k for d in DECISIONS.values() for k in d.answers}
     | set(SETUP)
     | ALWAYS
     | set(NOT_YET)
@@ -161,7 +148,7 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         return
     pending = state.pending
     if pending is not None:
-        answers = ANSWERS[pending.kind]
+        answers = DECISIONS[pending.kind].answers
         require(
             side == pending.side,
             "NT-35",
@@ -175,7 +162,7 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
             f"the open decision is {pending.kind}; answer with {' or '.join(sorted(answers))}",
             "/kind",
         )
-        answers[kind](ctx, side, p)
+        answers[kind].handler(ctx, side, p)
         return
     require(side == state.active, "NT-35", "it is not your turn", "/role")  # NT-26
     require(
@@ -198,7 +185,7 @@ def _deadline(ctx: Ctx) -> None:
     if state.pending is None:
         end_turn(ctx)
         return
-    kind, payload = policies.default_answer(ctx, state.pending)
+    kind, payload = default_answer(ctx, state.pending)
     side = state.pending.side
     ctx.log(f"Deadline: the default answer is applied for the {state.pending.kind} decision.")
     role = next(r for r, s in state.roles.items() if s == side)
@@ -223,7 +210,7 @@ def _auto_answers(ctx: Ctx) -> Ctx:
         pending = ctx.state.pending
         if pending is None:
             return ctx
-        answer = policies.standing_answer(ctx, pending)
+        answer = standing_answer(ctx, pending)
         if answer is None:
             return ctx
         trial = Ctx(ctx.board, S.clone(ctx.state), list(ctx.entries))
@@ -243,7 +230,7 @@ def _run(ctx: Ctx, action: Action) -> None:
 
 class NapoleonsTriumph:
     id = "napoleons_triumph"
-    version = 2  # 2: issue 11 (rule fixes change how logs written by version 1 replay)
+    version = 2  # 2: the rule fixes of NT-145 and others change how version 1 logs replay
     title = "Napoleon's Triumph"
 
     def __init__(self, random_player: RandomPlayer | None = None) -> None:
@@ -276,7 +263,7 @@ class NapoleonsTriumph:
     def board(self, state: GameState) -> Board:
         return board_for(state)
 
-    # --- the board for clients (issue 10 item 7; board_json.py) ---
+    # --- the board for clients (board_json.py: enough to draw the map) ---
     def boards(self) -> Sequence[str]:
         """The board ids the option `board` accepts."""
         from games.napoleons_triumph.board_json import boards
@@ -307,7 +294,7 @@ class NapoleonsTriumph:
                 state, side, {kind: "organise and place your corps"}, "Set up your army."
             )
         if state.pending is not None:
-            kinds = dict.fromkeys(ANSWERS[state.pending.kind], state.pending.kind)
+            kinds = dict.fromkeys(DECISIONS[state.pending.kind].answers, state.pending.kind)
             return self._for_side(
                 state, state.pending.side, kinds, f"Attack decision: {state.pending.kind}."
             )
@@ -372,7 +359,7 @@ class NapoleonsTriumph:
             )
         return self._random_player(self, state, role, rng)
 
-    # --- the API's contract for clients (issue 10 item 6): schemas.py and choices.py ---
+    # --- the API's contract for clients: schemas.py and choices.py ---
     def actions(self, state: GameState, role: Role) -> Sequence[ActionSpec]:
         """The prompted kinds (as `prompts` names them), then the any-time ones, each with its
         schema and the legal payloads `role` could send now (choices.py: only from what `role`

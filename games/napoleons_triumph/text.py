@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from games.core.protocol import JSON, Action, Rejection
 from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.decisions import text_kind
 from games.napoleons_triumph.retreat import default_plan
 from games.napoleons_triumph.text_reader import (
     Clauses,
@@ -222,8 +223,7 @@ def _attack(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     no_extra(head, "attack")
     rest = _with_clause(clauses, "attack with corps <commander> | unit <unit> ...")
     commands = _commands(r, rest)
-    pending = r.ctx.state.pending
-    if pending is not None and pending.kind == "after_vacate":
+    if text_kind(r.ctx.state.pending, "attack", "declare_attack") == "declare_after_vacate":
         return _advance_payload(rest, commands)
     keys = [k for k, _ in rest]
     if "wide" in keys and "narrow" in keys:
@@ -348,8 +348,7 @@ def _anchor(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
 
 
 def _hold(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
-    pending = r.ctx.state.pending
-    kind = "feint_hold" if pending is not None and pending.kind == "feint_hold" else "hold"
+    kind = text_kind(r.ctx.state.pending, "hold", "hold")  # hold or feint_hold
     if not toks:
         raise TextError("write 'hold <pieces>'")
     return kind, {"pieces": list[JSON](r.listed(toks, r.piece))}

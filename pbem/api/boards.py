@@ -1,4 +1,4 @@
-"""The boards of a ruleset over the API (issue 10 item 7): enough to draw the map and check
+"""The boards of a ruleset over the API: enough to draw the map and check
 adjacency without reading the engine.
 
 `GET /api/v1/rulesets/{ruleset_id}/boards` lists the board ids; `GET .../boards/{board}` gives one

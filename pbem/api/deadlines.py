@@ -1,4 +1,4 @@
-"""Deadlines (issue 5 item 5): a game's clock, its settings, pausing by common consent, a seat's
+"""Deadlines: a game's clock, its settings, pausing by common consent, a seat's
 substitute, and the caller's declared absences. The work is done by pbem.play.services
 (deadlines, absences, pause); these views only check who may ask, parse the input and shape the
 answer."""

@@ -1,4 +1,4 @@
-"""Invitations (issue 10 item 5): a seat named for you by another user is offered, not imposed.
+"""Invitations: a seat named for you by another user is offered, not imposed.
 
 `GET /invitations` lists the seats offered to you; `POST /games/{id}/seats/{role}/accept` takes
 one (the last acceptance starts the game and its clock); `.../decline` frees it and tells the

@@ -1,4 +1,4 @@
-"""OpenAPI typing from the engines' own JSON Schemas (issue 10 item 6).
+"""OpenAPI typing from the engines' own JSON Schemas.
 
 The engines describe their payloads (`Ruleset.payload_schemas()`, draft 2020-12) and their views
 (`view_schema()`, where a ruleset has one); these helpers turn them into the schemas of the API

@@ -1,4 +1,4 @@
-"""OpenAPI links between operations (issue 10: schemathesis runs stateful, and a client reading
+"""OpenAPI links between operations (so that schemathesis runs stateful, and a client reading
 the document learns that a created game's `id` feeds every `/games/{game_id}/...` operation and
 an order's intake id feeds `/intakes/{intake_id}`).
 

@@ -152,7 +152,7 @@ class OrderSubmitApi(APIView):
         return Response(self.OutputSerializer(out).data, status=code)
 
 
-# the OpenAPI document types the order body as one alternative per action kind (item 6)
+# the OpenAPI document types the order body as one alternative per action kind
 register_order_request(OrderSubmitApi.InputSerializer)
 
 

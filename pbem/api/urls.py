@@ -33,7 +33,7 @@ urlpatterns = [
     path("games", GameListCreateApi.as_view(), name="games"),
     path("games/<str:game_id>", GameDetailApi.as_view(), name="game-detail"),
     path("games/<str:game_id>/seats/<str:role>/join", SeatJoinApi.as_view(), name="seat-join"),
-    # invitations and sign-up (issue 10 items 5 and 12; pbem.api.invitations, pbem.api.users)
+    # invitations and sign-up (pbem.api.invitations, pbem.api.users)
     path(
         "games/<str:game_id>/seats/<str:role>/accept", SeatAcceptApi.as_view(), name="seat-accept"
     ),
@@ -51,7 +51,7 @@ urlpatterns = [
     path("games/<str:game_id>/actions", OrderSubmitApi.as_view(), name="order-submit"),
     path("intakes/<str:intake_id>", IntakeDetailApi.as_view(), name="intake-detail"),
     path("rulesets", RulesetListApi.as_view(), name="rulesets"),
-    # the boards of a ruleset (issue 10 item 7; pbem.api.boards)
+    # the boards of a ruleset (pbem.api.boards)
     path("rulesets/<str:ruleset_id>/boards", BoardListApi.as_view(), name="ruleset-boards"),
     path(
         "rulesets/<str:ruleset_id>/boards/<str:board>",
@@ -60,7 +60,7 @@ urlpatterns = [
     ),
     path("webhooks", WebhookListCreateApi.as_view(), name="webhooks"),
     path("webhooks/<str:webhook_id>", WebhookDeleteApi.as_view(), name="webhook-delete"),
-    # deadlines, pauses, substitutes and absences (issue 5 item 5; pbem.api.deadlines)
+    # deadlines, pauses, substitutes and absences (pbem.api.deadlines)
     path("games/<str:game_id>/deadline", DeadlineApi.as_view(), name="game-deadline"),
     path("games/<str:game_id>/pause", PauseApi.as_view(), name="game-pause"),
     path("games/<str:game_id>/resume", PauseResumeApi.as_view(), name="game-resume"),

@@ -1,4 +1,4 @@
-"""Sign-up over HTTP (issue 10 item 12): `POST /users` and `POST /users/verify`.
+"""Sign-up over HTTP: `POST /users` and `POST /users/verify`.
 
 Both are open to anonymous clients and limited per client address (PBEM_SIGNUP_RATE, default
 20/hour, then 429). The service is pbem.play.services.accounts.

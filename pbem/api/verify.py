@@ -1,4 +1,4 @@
-"""Auditable dice over REST (issue 5 item 6): replay a game from its seed and report the check."""
+"""Auditable dice over REST: replay a game from its seed and report the check."""
 
 from __future__ import annotations
 

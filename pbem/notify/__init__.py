@@ -1,4 +1,4 @@
-"""Outbound notifications (issue 5 item 4, architecture 8.8): an outbox written in the event's
+"""Outbound notifications (architecture 8.8): an outbox written in the event's
 transaction, delivered by email and signed webhooks on the `mail` queue, each exactly once."""
 
 from __future__ import annotations

@@ -153,7 +153,7 @@ def notification_context(n: Notification) -> dict[str, Any]:
         "summary": summary_in_names(view_summary(view), {**team_names(game), **names}),
         "log_lines": visible_log(event, n.role),
         "view_url": view_url(game.pk),
-        # invitations (issue 10 item 5): where to accept or decline, and who invited
+        # invitations (a seat is offered, not imposed): where to accept or decline, and who invited
         "seat_url": f"{view_url(game.pk).removesuffix('/view')}/seats/{n.role}",
         "creator": game.created_by.username if game.created_by is not None else "",
         # the game's clock as it stands when the mail is written, not game state

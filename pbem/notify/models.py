@@ -18,7 +18,7 @@ class Kind(models.TextChoices):
     DEADLINE_SOON = "deadline_soon"
     DEADLINE_CHANGED = "deadline_changed"  # the creator changed the time per turn or the policy
     GAME_OVER = "game_over"
-    INVITATION = "invitation"  # a seat is offered to you: accept or decline (issue 10 item 5)
+    INVITATION = "invitation"  # a seat is offered to you: accept or decline
     INVITATION_DECLINED = "invitation_declined"  # to the creator: the seat is open again
 
 

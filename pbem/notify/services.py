@@ -249,7 +249,7 @@ def notify_deadline_changed(*, game: Game, changed_by: int | None = None) -> lis
         return _store(_rows_for(event, kinds, tag=tag))
 
 
-# --- invitations (issue 10 item 5; pbem.play.services.games calls these) ----------------------
+# --- invitations: a seat is offered, never imposed (pbem.play.services.games calls these) -------
 
 
 def notify_invitation(*, seat: Seat) -> list[int]:

@@ -56,7 +56,7 @@ class SeatTaken(ServiceError):
 
 
 class InvitationPending(ServiceError):
-    """The seat was offered to the user, who has not accepted it yet (issue 10 item 5)."""
+    """The seat was offered to the user, who has not accepted it yet."""
 
     status = 403
     code = "invitation_pending"

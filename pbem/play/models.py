@@ -49,7 +49,7 @@ class Game(models.Model):
     title = models.CharField(max_length=120, blank=True)
     # users without a seat may read the observer's view and the public log lines (NT-147)
     spectators = models.BooleanField(default=True)
-    # may one user hold several seats (hot seat)? Never by default (issue 10 item 5)
+    # may one user hold several seats (hot seat)? Never by default
     hot_seat = models.BooleanField(default=False)
     seed = models.BinaryField(max_length=32, editable=False)  # secret until the game is over
     seed_commitment = models.CharField(max_length=64)  # sha256(seed), published at creation
@@ -63,7 +63,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # --- deadlines (issue 5 item 5; pbem.play.services.deadlines) ---
+    # --- deadlines (pbem.play.services.deadlines) ---
     turn_hours = models.PositiveIntegerField(default=default_turn_hours)  # 0 = no deadline
     missed_turn_policy = models.CharField(
         max_length=16, choices=MissedTurnPolicy.choices, default=MissedTurnPolicy.APPLY_DEFAULTS
@@ -228,7 +228,7 @@ class OrderIntake(models.Model):
     source = models.CharField(max_length=12)
     idempotency_key = models.CharField(max_length=120, blank=True)
     # sha256 of the request (role, kind, payload) sent with the Idempotency-Key: a retry with the
-    # same key but another body is refused (issue 10 item 10)
+    # same key but another body is refused
     request_hash = models.CharField(max_length=64, blank=True, default="")
     head_seq = models.PositiveIntegerField()  # the head it was pre-checked at
     # the engine version whose `validate` accepted it at head_seq: while the game is still at

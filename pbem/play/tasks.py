@@ -28,7 +28,7 @@ def order_apply_task(intake_id: str, **extra: Any) -> None:
     order_apply(intake_id=intake_id)
 
 
-# --- deadlines (issue 5 item 5): beat runs the sweeps (settings.CELERY_BEAT_SCHEDULE) ---------
+# --- deadlines: beat runs the sweeps (settings.CELERY_BEAT_SCHEDULE) ---------------------------
 
 
 @shared_task(

@@ -248,7 +248,7 @@ def running_worker(worker: Worker, transactional_db: None) -> Iterator[Worker]:
 
 class WebServer(ProcessGroup):
     """`gunicorn pbem.wsgi` (gthread workers, a production-sized backlog) on a free port, on the
-    test database and the tests' Redis, in its own process group. Issue 12 item 1: pytest-django's
+    test database and the tests' Redis, in its own process group, as in production: pytest-django's
     live server is a development server whose small listen backlog reset connections under fifty
     concurrent clients: that measured the test server, not ours."""
 

@@ -1,4 +1,4 @@
-"""Issue 10 item 8: a client written only against the OpenAPI document plays a whole game.
+"""A client written only against the OpenAPI document plays a whole game.
 
 The players (tests/integration/api_only_client.py) know nothing but HTTP: they create the game,
 accept the invitation, read the board and each view, and choose every order at random among the

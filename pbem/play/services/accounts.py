@@ -1,4 +1,4 @@
-"""Sign-up with email verification (issue 10 item 12).
+"""Sign-up with email verification.
 
 `signup_request` creates an *inactive* user and mails a verification link carrying a signed
 token; `signup_verify` activates the user and returns their API token. The token is Django's

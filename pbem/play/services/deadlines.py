@@ -35,6 +35,7 @@ from pbem.play.services.absences import (
 
 logger = logging.getLogger(__name__)
 
+
 def deadline_compute(*, game: Game, now: datetime) -> datetime | None:
     """`now` + turn_hours, extended by the declared absences of the users holding the prompted
     roles (`game.active_roles`); None when the game has no deadline (turn_hours 0, not active,

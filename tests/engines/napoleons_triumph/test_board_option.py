@@ -1,7 +1,7 @@
-"""NT-19: the option `board` names a shipped board by its id, never a path (issue 10 item 1).
+"""NT-19: the option `board` names a shipped board by its id, never a path.
 Any path-like or unknown value is refused without reading the file system, with the same message
 shape whether or not a file exists there and without any of a file's content. A board given as
-data (`board_data`, issue 11) is never a path: see test_outside_testing.py."""
+data (`board_data`) is never a path: see test_outside_testing.py."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def test_a_board_that_is_not_a_string_is_refused(value: JSON) -> None:
 
 
 def test_board_and_board_data_together_are_refused() -> None:
-    """NT-19: a board is named by id or given as data (issue 11), not both; nothing is echoed."""
+    """NT-19: a board is named by id or given as data, not both; nothing is echoed."""
     e = refusal({"board": "austerlitz", "board_data": {"schema": "nt-board/1", "secret": "zz9"}})
     assert (e.rejection.rule, e.rejection.path) == ("NT-19", "/options/board")
     assert "board_data" in e.rejection.message

@@ -1,4 +1,4 @@
-"""Legal orders in the view (issue 10 item 6): payload schemas, `payload_errors`, and the legal
+"""Legal orders in the view: payload schemas, `payload_errors`, and the legal
 choices `actions(state, role)` lists: (a) every listed payload is legal, (b) the lists are
 computed only from what the role may know, (c) a player who only picks among the listed
 payloads always has one and reaches the end of the game, (d) the any-time kinds are listed."""

@@ -1,4 +1,4 @@
-"""Issue 10 item 2: the log's unit order never follows hidden identities.
+"""The log's unit order never follows hidden identities.
 
 Server unit ids follow the order of battle (artillery first, ...), so a list of enemy units in
 server-id order tells which block is which. A property over random games: relabel one side's unit
@@ -136,7 +136,7 @@ def test_relabelling_hidden_identities_changes_nothing_the_enemy_reads(
 def test_the_property_sees_lists_in_server_id_order(
     all_games: dict[int, Game], same_aliases: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The property is a real test: with lists sorted by server id (as before issue 10), the
+    """The property is a real test: with lists sorted by server id (the old order), the
     relabelled games read differently for the enemy (in at least one of the random games)."""
     monkeypatch.setattr(C, "name_for", lambda state, viewer, unit_id: unit_id)
     found = [

@@ -1,4 +1,4 @@
-"""Issue 11 (E6): the engine is testable from outside without its internals.
+"""The engine is testable from outside without its internals.
 
 A custom or fragment board is passed as data in the options (`board_data`, board_data.py), a
 position is built from a compact dict (`positions.build`), and the view shows what a player needs

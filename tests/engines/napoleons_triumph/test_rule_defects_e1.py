@@ -1,4 +1,4 @@
-"""Issue 11, items 1, 8 and 11: rule defects fixed against the German rulebook (seed 002).
+"""Rule defects fixed (NT-66, NT-120, NT-139) against the German rulebook (seed 002).
 
 Each test is named after its rule id and quotes the rulebook line it follows."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.core.protocol import JSON
 from tests.support.napoleons_triumph import Spec, Table, pair, position
 
-# ----------------------------------------------------------------------------- NT-139 (item 1)
+# ----------------------------------------------------------------------------- NT-139
 
 
 def _santon(name: str, pieces: list[str], santon_option: bool = True) -> Table:
@@ -71,7 +71,7 @@ def test_nt139_santon_penalty_only_for_the_printed_type() -> None:
     assert _infantry_against_reserve_front(t) == 1
 
 
-# ----------------------------------------------------------------------------- NT-66 (item 8)
+# ----------------------------------------------------------------------------- NT-66
 
 WIDE = {"XY": Spec(wide=True)}
 GUNS = ["AL g1 ART1 @X.XY [-]", "AL g2 ART1 @X.XY [-]"]
@@ -137,7 +137,7 @@ def test_nt66_combined_batteries_after_a_vacate_only_as_artillery_attack() -> No
     assert t.state.turn.independent_used == 2
 
 
-# ----------------------------------------------------------------------------- NT-120 (item 11)
+# ----------------------------------------------------------------------------- NT-120
 
 RETREAT_POSITION = ["F u1 INF3 @X.R [-]", "AL b1 INF1 @Y.XY [-]", "AL h1 CAV3 @Y.R [-]"]
 

@@ -1,4 +1,4 @@
-"""Issue 11 items 2, 3 and 6: the road lock and the ride-on (NT-51, NT-53, NT-54, NT-94, NT-98).
+"""The road lock and the ride-on (NT-51, NT-53, NT-54, NT-94, NT-98).
 
 Rulebook lines quoted from seed 002 (German, it decides); the digest ids in the test names."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from games.core.protocol import JSON, Action
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.decisions import default_answer
 from games.napoleons_triumph.movement import kept_out
-from games.napoleons_triumph.policies import default_answer
 from games.napoleons_triumph.state import dump
 from games.napoleons_triumph.text import parse_text
 from tests.support.napoleons_triumph import (
@@ -36,7 +36,7 @@ def payloads(t: Table, role: str, kind: str) -> list[JSON]:
     return []
 
 
-# ----------------------------------------------------------------------------- item 3
+# -------------------------------------------------------------- NT-54 b: the lock and its own corps
 
 
 def _davout_table() -> Table:
@@ -105,7 +105,7 @@ def test_nt54b_only_pieces_of_the_marching_corps_pass_its_lock() -> None:
     assert kept_out(s, 3, ["v1"])
 
 
-# ----------------------------------------------------------------------------- item 2
+# ---------------------------------------------------------------- NT-54 b: attacks into a road lock
 
 LOCK_BOARD = {"A": 1, "B": 2, "C": 3, "E": 4, "G": 5, "H": 6}
 LOCK_APPROACHES = [("AB", "A", "B"), ("BC", "B", "C"), ("EB", "E", "B"), ("GE", "G", "E")]
@@ -226,7 +226,7 @@ def test_nt54b_the_corps_that_marched_may_still_attack_into_its_own_lock() -> No
     assert t.state.turn.commands[-1]["units"] == ["v1", "v2"]
 
 
-# ----------------------------------------------------------------------------- item 6
+# ------------------------------------------------------------------------------- NT-98: the ride-on
 
 
 def _ride_table(name: str, extra: list[str]) -> Table:

@@ -1,4 +1,4 @@
-"""Issue 11 item 9: a road attack is told at the announcement, never at the threat.
+"""A road attack is told at the announcement, never at the threat.
 
 L335 (step 1): the attacker names only the attack approach; which command and which pieces (and
 so whether it is a road attack, L329) he says only with the announcement. The threat payload has

@@ -1,4 +1,5 @@
-"""Issue 11, items 4, 5, 7 and 12: rule defects fixed against the German rulebook (seed 002).
+"""Rule defects fixed against the German rulebook (seed 002): NT-19, NT-32, NT-61, NT-142,
+AMB-18 and NT-TEAM.
 
 Each test is named after its rule id and quotes the rulebook line it follows."""
 
@@ -11,8 +12,8 @@ import pytest
 from games.core.protocol import JSON, Action, GameConfig
 from games.core.rng import Rng
 from games.napoleons_triumph import RULESET
+from games.napoleons_triumph.decisions import default_answer
 from games.napoleons_triumph.errors import Illegal
-from games.napoleons_triumph.policies import default_answer
 from games.napoleons_triumph.random_setup import draw_setup as random_setup
 from games.napoleons_triumph.scenario import AMB_DEFAULTS, KNOWN_OPTIONS
 from games.napoleons_triumph.state import GameState
@@ -20,7 +21,7 @@ from tests.support.napoleons_triumph import Table, pair, position
 
 X, Y, W = 1, 2, 5
 
-# ----------------------------------------------------------------------------- NT-61 (item 4)
+# ----------------------------------------------------------------------------- NT-61
 
 
 def _new(**options: JSON) -> GameState:
@@ -75,7 +76,7 @@ def test_nt61_entering_corps_move_cannot_detach() -> None:
         (W, "davout"), (W, "davout")]  # fmt: skip
 
 
-# ----------------------------------------------------------------------------- NT-32 (item 5)
+# ----------------------------------------------------------------------------- NT-32
 
 
 # A legal French organisation on the small board (as test_examples_setup_view): Lannes (locale 8)
@@ -124,7 +125,7 @@ def test_nt32_fixed_battery_may_stay_the_last_unit_blocking_with_its_corps() -> 
     assert (refused.rule, refused.path) == ("NT-32", "/fixed_battery")
 
 
-# ----------------------------------------------------------------------------- AMB-18 (item 7)
+# ----------------------------------------------------------------------------- AMB-18
 
 
 def _feint_on_k(name: str, named: list[JSON], units: int = 2) -> Table:
@@ -185,7 +186,7 @@ def test_amb18_nt142_last_unit_of_an_unnamed_commander_cannot_block() -> None:
     assert named.unit("a1").corps == "k"
 
 
-# ----------------------------------------------------------------------------- NT-TEAM (item 12)
+# ----------------------------------------------------------------------------- NT-TEAM
 
 
 def test_ntteam_team_roles_are_refused_until_team_play_exists() -> None:
@@ -213,7 +214,7 @@ def test_ntteam_team_roles_are_refused_until_team_play_exists() -> None:
 
 def test_nt19_every_known_option_is_honoured_or_refused() -> None:
     """NT-19 (digest section 6, options): an option is honoured or refused, never accepted and
-    ignored. The audit of issue 11 item 12: every key of KNOWN_OPTIONS is one of the options the
+    ignored: every key of KNOWN_OPTIONS is one of the options the
     engine reads, or an AMB default whose non-default values are refused."""
     assert KNOWN_OPTIONS - set(AMB_DEFAULTS) == {
         "board", "board_data", "board_fragment", "santon", "balance", "roles"}  # fmt: skip

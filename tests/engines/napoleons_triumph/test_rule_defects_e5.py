@@ -1,4 +1,4 @@
-"""Issue 11 item 10: the auction for game balance (NT-134, NT-135) and the cavalry reinforcement
+"""The auction for game balance (NT-134, NT-135) and the cavalry reinforcement
 that attacks by road as it enters (NT-145). Each docstring quotes the rulebook line it follows
 (seed 002_c7c2dc03e596c26c.txt)."""
 

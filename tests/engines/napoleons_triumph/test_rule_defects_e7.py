@@ -1,4 +1,4 @@
-"""Issue 11 item 10 (second half): NT-145, cavalry reinforcements attack by road as they enter."""
+"""NT-145: cavalry reinforcements attack by road as they enter."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 11 item 10: the auction for sides (NT-134, NT-135) through the API: two neutral seats,
+"""The auction for sides (NT-134, NT-135) through the API: two neutral seats,
 one prompt at a time, and after the side choice the seats play the sides they won or left."""
 
 from __future__ import annotations

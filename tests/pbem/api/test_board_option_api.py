@@ -1,4 +1,4 @@
-"""Issue 10 item 1: `options.board` names a shipped board, never a file. POST /api/v1/games with a
+"""NT-19: `options.board` names a shipped board, never a file. POST /api/v1/games with a
 path answers 400 naming rule NT-19, with no file content and the same message whether or not the
 file exists."""
 
@@ -66,7 +66,7 @@ def test_board_and_board_data_together_are_refused(alice_client: APIClient, alic
 def test_a_board_given_as_data_is_accepted_and_replays(
     alice_client: APIClient, alice: User
 ) -> None:
-    """Issue 11: a fragment board as data (scenario DEC2) makes a game whose state names the board
+    """A fragment board as data (scenario DEC2) makes a game whose state names the board
     `custom-<sha256>` and whose view works after the board cache is cleared; a broken one is a
     400 naming NT-19 and the place of each error."""
     from games.napoleons_triumph import board_data

@@ -1,4 +1,4 @@
-"""Issue 10 item 7: the board over the API, cacheable, typed in the schema, and consistent with the
+"""The board over the API, cacheable, typed in the schema, and consistent with the
 engine's own board (a client can check adjacency without the engine)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The deadline endpoints (issue 5 item 5): the clock, its settings, pause and resume by common
+"""The deadline endpoints: the clock, its settings, pause and resume by common
 consent, a seat's substitute, and absences. Alice (allied, the creator) and Bob (french) play;
 Mallory holds no seat."""
 

@@ -1,4 +1,4 @@
-"""One error shape for every 4xx (issue 10 item 9): {"code", "detail", "errors": [{"rule",
+"""One error shape for every 4xx: {"code", "detail", "errors": [{"rule",
 "message", "path"}]}, with JSON-pointer paths for field errors; unknown fields and unknown
 action kinds are named; a hypothesis test posts any JSON and never gets a 500."""
 

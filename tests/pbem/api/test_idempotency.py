@@ -1,4 +1,4 @@
-"""Idempotency-Key (issue 10 item 10): the same key with the same order gets the first answer
+"""Idempotency-Key: the same key with the same order gets the first answer
 again; with another order it is a 422 `idempotency_key_reused` naming the first intake, and
 nothing is stored. Intakes stored before the request hash existed keep the old behaviour."""
 

@@ -1,4 +1,4 @@
-"""Bounded input (issue 10 item 4): a body over the size limit is a 413, JSON nested deeper than
+"""Bounded input: a body over the size limit is a 413, JSON nested deeper than
 the limit a 400 `too_deep`; neither is stored nor echoed, and nothing is ever a 500."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Invitations (issue 10 item 5): a seat named for another user is offered, not imposed; the
+"""Invitations: a seat named for another user is offered, not imposed; the
 clock starts only when every seat is taken and accepted; one user, one seat unless hot seat."""
 
 from __future__ import annotations

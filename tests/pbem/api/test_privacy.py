@@ -1,4 +1,4 @@
-"""Private games (issue 10 item 5): with `"spectators": false`, a user without a seat gets 403
+"""Private games: with `"spectators": false`, a user without a seat gets 403
 from the game's detail, view, log, verification and clock; the open-games listing shows such a
 game only as far as taking an open seat needs."""
 

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: a side's standing instructions are its secret.
+"""A side's standing instructions are its secret.
 
 Whether and when a side filed `set_defense_plan` must not show in another role's events, counts
 (the numbering of events, `head_seq`, verify's `events_checked`), views or notifications. The

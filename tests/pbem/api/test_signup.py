@@ -1,4 +1,4 @@
-"""Sign-up over HTTP (issue 10 item 12): POST /users makes an inactive account and mails a
+"""Sign-up over HTTP: POST /users makes an inactive account and mails a
 signed, single-use verification token; POST /users/verify activates it and returns the API
 token. No enumeration of addresses; Django's password validators; throttled."""
 

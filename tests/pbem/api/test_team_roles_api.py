@@ -1,4 +1,4 @@
-"""Issue 11 item 12: team roles (rulebook chapter 19) are not built, so a game whose
+"""NT-TEAM: team roles (rulebook chapter 19) are not built, so a game whose
 `options.roles` gives a side more than one role is refused with 400 naming NT-TEAM, whichever
 roles the seats name; a renaming with one role per side still creates its seats."""
 

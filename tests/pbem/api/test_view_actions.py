@@ -1,5 +1,5 @@
 """The view lists every action the seat may take now, with its schema and legal choices, and the
-OpenAPI document types the view, the prompt and each action kind (issue 10 item 6)."""
+OpenAPI document types the view, the prompt and each action kind."""
 
 from __future__ import annotations
 

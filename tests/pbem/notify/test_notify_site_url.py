@@ -1,4 +1,4 @@
-"""Links use the configured site URL (issue 10 item 12): PBEM_SITE_URL (settings.PBEM["SITE_URL"])
+"""Links use the configured site URL: PBEM_SITE_URL (settings.PBEM["SITE_URL"])
 starts every link in a mail, a webhook body and pbem_demo's output; `./dev serve` sets it to
 http://localhost:${PORT:-8000} when it is unset."""
 

@@ -1,4 +1,4 @@
-"""The first player to move is told at once when the game starts (issue 10 item 11): a
+"""The first player to move is told at once when the game starts: a
 "your turn" at event 1 for the roles prompted at the head, as soon as every seat is taken and
 accepted, and never a second one for the same turn."""
 

@@ -1,4 +1,4 @@
-"""Whose turn, told truthfully (issue 10 item 11): over random games, every "your turn" goes only
+"""Whose turn, told truthfully: over random games, every "your turn" goes only
 to the users of the roles the engine prompts after the event, every newly prompted seat gets
 exactly one, and its text names the recipient's role and whose turn it is by the names of the
 ruleset's roles() ("French army"), never by side codes: a mail to the French asked to answer an
