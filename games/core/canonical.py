@@ -15,4 +15,9 @@ def canonical_json(data: JSON) -> str:
 
 
 def state_hash(data: JSON) -> str:
-    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+    return text_hash(canonical_json(data))
+
+
+def text_hash(text: str) -> str:
+    """The state hash of a state already written as canonical JSON."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

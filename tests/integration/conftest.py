@@ -132,6 +132,18 @@ class ProcessGroup:
     def tail(self, lines: int = 40) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
+    def spawn(self, argv: list[str], env: dict[str, str]) -> None:
+        """Start `python -m ARGV...` from the repository root in a new process group, its output
+        appended to the log."""
+        self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
+            [sys.executable, "-m", *argv],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
 
 class Worker(ProcessGroup):
     """`celery -A pbem worker -Q turns,mail` in its own process group (so SIGKILL reaches the
@@ -146,10 +158,8 @@ class Worker(ProcessGroup):
     def start(self) -> None:
         self.starts += 1
         offset = self.log.stat().st_size if self.log.exists() else 0
-        self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
+        self.spawn(
             [
-                sys.executable,
-                "-m",
                 "celery",
                 "-A",
                 "pbem",
@@ -165,11 +175,7 @@ class Worker(ProcessGroup):
                 "--without-gossip",
                 "--without-mingle",
             ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log.open("ab"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            self.env,
         )
 
         def ready() -> bool:
@@ -262,10 +268,8 @@ class WebServer(ProcessGroup):
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(  # noqa: S603  (a fixed argv, no user input)
+        self.spawn(
             [
-                sys.executable,
-                "-m",
                 "gunicorn",
                 "pbem.wsgi:application",
                 "--bind",
@@ -287,11 +291,7 @@ class WebServer(ProcessGroup):
                 "--error-logfile",
                 "-",
             ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log.open("ab"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+            self.env,
         )
 
         def ready() -> bool:

@@ -148,7 +148,13 @@ def game_create(
             )
             if seat.pending:
                 invited.append(seat)
-        setup_append(game=game, state=state, actor_id=creator.pk if creator is not None else None)
+        setup_append(
+            game=game,
+            state=state,
+            dumped=dumped,
+            digest=digest,
+            actor_id=creator.pk if creator is not None else None,
+        )
         for seat in invited:
             hooks.announce(hooks.SEAT_INVITED, seat=seat)
     game_start_if_ready(game)

@@ -4,7 +4,7 @@ and decode the 22 KB state again to check and apply the order after it.
 The key is (game, seq, engine version) and an entry is used only when the caller's head hash
 equals the hash the entry was stored with: a state hash names exactly one state, so an entry can
 never be stale, even when it was put by a transaction that later rolled back (its hash is then
-never a game's head hash). Values are the state's JSON as bytes and every hit decodes them
+never a game's head hash). Values are the state's canonical JSON text and every hit decodes it
 afresh, so callers get a state they may change without touching the cache.
 """
 
@@ -20,19 +20,19 @@ from games.core.protocol import JSON
 SIZE = 256  # games; about 22 KB each for Napoleon's Triumph, so some 6 MB per process
 
 _lock = threading.Lock()
-_entries: OrderedDict[tuple[str, int, int], tuple[str, bytes]] = OrderedDict()
+_entries: OrderedDict[tuple[str, int, int], tuple[str, str]] = OrderedDict()
 
 
 def _key(game_id: UUID | str, seq: int, version: int) -> tuple[str, int, int]:
     return (str(game_id), int(seq), int(version))
 
 
-def put(game_id: UUID | str, seq: int, version: int, state_hash: str, dumped: JSON) -> None:
-    """Remember the state after event `seq` of a game (its dumped JSON and its hash)."""
-    data = json.dumps(dumped, separators=(",", ":")).encode()
+def put(game_id: UUID | str, seq: int, version: int, state_hash: str, text: str) -> None:
+    """Remember the state after event `seq` of a game: its canonical JSON text (the very text
+    its hash was computed from) and that hash."""
     with _lock:
         key = _key(game_id, seq, version)
-        _entries[key] = (state_hash, data)
+        _entries[key] = (state_hash, text)
         _entries.move_to_end(key)
         for old in [k for k in _entries if k[0] == key[0] and k != key]:
             del _entries[old]  # one head per game: an older seq is never asked for again here

@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.core.canonical import state_hash
+from games.core.canonical import canonical_json, state_hash, text_hash
 from games.core.protocol import (
     JSON,
     SETUP_KIND,
@@ -155,7 +155,8 @@ def event_append(
     ruleset = ruleset_get(game.ruleset_id)
     seq = after_seq + 1
     dumped = ruleset.dump(step.state)
-    digest = state_hash(dumped)
+    text = canonical_json(dumped)  # written once: hashed here, kept by the head-state cache
+    digest = text_hash(text)
     result = ruleset.result(step.state)
     prompts = ruleset.prompts(step.state)
     now = timezone.now()
@@ -193,17 +194,19 @@ def event_append(
             finished=result is not None,
         )
     game.head_seq, game.head_hash = seq, digest
-    headcache.put(game.pk, seq, ruleset.version, digest, dumped)  # keyed by its hash: never stale
+    headcache.put(game.pk, seq, ruleset.version, digest, text)  # keyed by its hash: never stale
     return event
 
 
-def setup_append(*, game: Game, state: object, actor_id: int | None) -> Event:
+def setup_append(
+    *, game: Game, state: object, dumped: JSON, digest: str, actor_id: int | None
+) -> Event:
     """Write event 1 of a new game (in the caller's transaction, which created the game row at
-    head 1): the SYSTEM's `SETUP_KIND` with scenario and options as its payload (never the seed),
-    the set-up state as snapshot and head state. No clock and no notification: the game starts
-    once its seats are taken (services.games)."""
+    head 1 with `digest`, the hash of `dumped`, the set-up `state`): the SYSTEM's `SETUP_KIND`
+    with scenario and options as its payload (never the seed), the set-up state as snapshot and
+    head state. No clock and no notification: the game starts once its seats are taken
+    (services.games)."""
     ruleset = ruleset_get(game.ruleset_id)
-    dumped = ruleset.dump(state)
     action = Action(SYSTEM, SETUP_KIND, {"scenario": game.scenario, "options": dict(game.options)})
     line = LogEntry(f"{ruleset.title}: {game.scenario} set up.")
     step: Step[object] = Step(state, (line,), turn_ended=True)
@@ -213,7 +216,7 @@ def setup_append(*, game: Game, state: object, actor_id: int | None) -> Event:
         action,
         step,
         dumped,
-        state_hash(dumped),
+        digest,
         version=ruleset.version,
         source="system",
         source_ref="",

@@ -177,6 +177,18 @@ def test_an_order_accepted_while_the_broker_is_down_stays_received(
     assert Event.objects.filter(game=nt_game).count() == 2
 
 
+def _submit_allied(game: Game, user: User, action: Action) -> OrderIntake:
+    """The Allied order `action`, submitted over the API path."""
+    return order_submit(
+        game=game,
+        user=user,
+        role="allied",
+        kind=action.kind,
+        payload=action.payload,
+        source="api",
+    )
+
+
 def _counting_validate(monkeypatch: pytest.MonkeyPatch, game: Game) -> list[Action]:
     """Record every `validate` call of the game's ruleset (and still validate)."""
     ruleset = ruleset_get(game.ruleset_id)
@@ -196,14 +208,7 @@ def test_the_worker_does_not_validate_again_at_the_head_it_was_checked_at(
 ) -> None:
     monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
     action = _setup_action(nt_game, 6)
-    intake = order_submit(
-        game=nt_game,
-        user=alice,
-        role="allied",
-        kind=action.kind,
-        payload=action.payload,
-        source="api",
-    )
+    intake = _submit_allied(nt_game, alice, action)
     version = ruleset_get(nt_game.ruleset_id).version
     assert (intake.head_seq, intake.checked_engine_version) == (1, version)
     calls = _counting_validate(monkeypatch, nt_game)
@@ -221,22 +226,8 @@ def test_the_worker_validates_when_the_check_may_not_hold(
 ) -> None:
     monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
     first_action, second_action = _setup_action(nt_game, 3), _setup_action(nt_game, 4)
-    first = order_submit(
-        game=nt_game,
-        user=alice,
-        role="allied",
-        kind=first_action.kind,
-        payload=first_action.payload,
-        source="api",
-    )
-    second = order_submit(
-        game=nt_game,
-        user=alice,
-        role="allied",
-        kind=second_action.kind,
-        payload=second_action.payload,
-        source="api",
-    )
+    first = _submit_allied(nt_game, alice, first_action)
+    second = _submit_allied(nt_game, alice, second_action)
     if why == "the head moved":
         assert order_apply(intake_id=first.pk) is not None  # the game is now at event 2
     else:
