@@ -50,6 +50,13 @@ DEFAULTS: dict[str, Any] = {
     # the order path: send accepted orders to the broker from a background thread, so a slow or
     # absent broker never holds a web request (pbem.play.publisher); off: send in the request
     "PUBLISH_IN_BACKGROUND": True,
+    # outages (pbem.play.publisher, pbem.play.recovery): the bound on connecting to the broker
+    # and sending one message; how often a publisher whose broker went down tries it again; how
+    # often beat looks for accepted orders no worker has taken, and how old they must be
+    "BROKER_TIMEOUT_MS": 500,
+    "BROKER_PROBE_MS": 1000,
+    "RECOVER_SECONDS": 5,
+    "RECOVER_AFTER_SECONDS": 10,
 }
 
 
@@ -74,6 +81,10 @@ class PbemSettings:
     MAX_ORDER_BYTES: int
     MAX_JSON_DEPTH: int
     PUBLISH_IN_BACKGROUND: bool
+    BROKER_TIMEOUT_MS: int
+    BROKER_PROBE_MS: int
+    RECOVER_SECONDS: int
+    RECOVER_AFTER_SECONDS: int
 
     def __init__(self, defaults: Mapping[str, Any]) -> None:
         self._defaults = dict(defaults)

@@ -93,6 +93,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "pbem.api.outage.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -128,8 +129,14 @@ if os.environ.get("DATABASE_URL"):
     # Persistent connections (seconds) for web and workers; 0 closes them after each request,
     # as the integration tests do (their live server's threads must not keep sessions open).
     _max_age = envint("PBEM_DB_CONN_MAX_AGE", 60)
+    # Health checks: a persistent connection that a database restart closed is replaced at the
+    # start of the next request or task instead of failing it.
     DATABASES: dict[str, dict[str, Any]] = {
-        "default": dict(dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=_max_age))
+        "default": dict(
+            dj_database_url.parse(
+                os.environ["DATABASE_URL"], conn_max_age=_max_age, conn_health_checks=True
+            )
+        )
     }
 else:
     DATABASES = {
@@ -231,7 +238,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 120
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}  # longer than the hard limit
+# visibility: longer than the hard time limit
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {"visibility_timeout": 600}
 CELERY_TASK_ROUTES = {"play.*": {"queue": "turns"}, "notify.*": {"queue": "mail"}}
 CELERY_TASK_DEFAULT_QUEUE = "turns"
 # Beat: the database decides what is overdue, not the broker (arch. 8.6). Others add entries here.
@@ -253,3 +261,24 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 PBEM: dict[str, Any] = pbem_from_environ(os.environ, as_int=envint, as_bool=envbool)
 # Django's own limit on request.body and form data, the same as the API's (RequestDataTooBig: 413)
 DATA_UPLOAD_MAX_MEMORY_SIZE = PBEM["MAX_BODY_BYTES"]
+
+# Outages. Sending a task never waits long on a broker that is down: a bounded connect (also
+# the socket's) and one quick retry; the message is then given up and the order it carries,
+# stored already, is recovered from the database (pbem.play.recovery). The worker reconnects
+# every second or two instead of backing off to 30 s (pbem.worker.Consumer), and on every
+# (re)connection, as beat every RECOVER_SECONDS, asks for the accepted orders no worker took.
+_broker_timeout = PBEM["BROKER_TIMEOUT_MS"] / 1000
+CELERY_BROKER_CONNECTION_TIMEOUT = _broker_timeout
+CELERY_BROKER_TRANSPORT_OPTIONS["socket_connect_timeout"] = _broker_timeout
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
+CELERY_WORKER_CONSUMER = "pbem.worker:Consumer"
+CELERY_BEAT_SCHEDULE["play-intakes-recover"] = {
+    "task": "play.intakes_recover",
+    "schedule": float(PBEM["RECOVER_SECONDS"]),
+    "kwargs": {"min_age_seconds": PBEM["RECOVER_AFTER_SECONDS"]},
+}

@@ -21,8 +21,10 @@ Messages are cut short and lists capped, so an answer never echoes a large input
 - Django's `Http404`, `ObjectDoesNotExist`, `PermissionDenied`, `ValidationError` are 4xx, and
   `RequestDataTooBig` (a body over DATA_UPLOAD_MAX_MEMORY_SIZE) is a 413.
 - A database that refuses the connection or aborts a transaction for a transient reason
-  (`django.db.OperationalError`: at capacity, restarting, a deadlock) is a 503 with Retry-After;
-  nothing was changed, so the client may retry (with the same Idempotency-Key for an order).
+  (`django.db.OperationalError`: at capacity, restarting, a deadlock; `InterfaceError`: a
+  connection the restart closed) is a 503 `database_unavailable` with Retry-After; nothing was
+  changed, so the client may retry (with the same Idempotency-Key for an order). Outside the API's
+  views `pbem.outage.DatabaseUnavailableMiddleware` gives the same answer.
 Anything else is not swallowed: it propagates and is a 500, so bugs stay visible.
 """
 
@@ -35,7 +37,6 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions as drf
@@ -44,6 +45,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.core.protocol import Rejection
+from pbem.api.outage import DATABASE_ERRORS, RETRY, unavailable_body
 from pbem.api.parsers import body_limit, too_large
 from pbem.play.errors import InvalidField, ServiceError
 
@@ -178,10 +180,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         else:
             detail = list(exc.messages)
         exc = drf.ValidationError(detail)
-    elif isinstance(exc, OperationalError):
+    elif isinstance(exc, DATABASE_ERRORS):
         logger.warning("database unavailable: %s", exc)
-        body = error_body("unavailable", "the database is busy or unavailable; retry")
-        return Response(body, status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "5"})
+        return Response(unavailable_body(), status.HTTP_503_SERVICE_UNAVAILABLE, headers=RETRY)
     # DRF sets the status and the headers (WWW-Authenticate, Retry-After, ...) and rolls back an
     # atomic request; it returns None for anything else, which DRF then re-raises (a 500).
     response = drf_exception_handler(exc, context)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -21,7 +22,7 @@ from pbem.conf import pbem_settings
 from pbem.play.errors import OrderRejected
 from pbem.play.models import OrderIntake
 from pbem.play.selectors import acting_role
-from pbem.play.services.orders import order_submit
+from pbem.play.services.orders import intake_note, order_submit
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -45,9 +46,16 @@ class IntakeOutputSerializer(serializers.Serializer[Any]):
     errors = serializers.ListField(child=serializers.DictField())  # type: ignore[assignment]
     event_seq = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
+    note = serializers.SerializerMethodField(
+        help_text="Why a `received` order waits (the server's work queue is down or behind); "
+        "null otherwise."
+    )
 
     def get_event_seq(self, intake: OrderIntake) -> int | None:
         return intake.event.seq if intake.event is not None else None
+
+    def get_note(self, intake: OrderIntake) -> str | None:
+        return intake_note(intake)
 
 
 class StrictCharField(serializers.CharField):
@@ -136,7 +144,8 @@ class OrderSubmitApi(APIView):
             source="api",
             idempotency_key=key,
         )
-        if intake.status == OrderIntake.Status.REJECTED:  # the eager worker refused it (a race)
+        eager = settings.CELERY_TASK_ALWAYS_EAGER
+        if eager and intake.status == OrderIntake.Status.REJECTED:  # the eager worker refused it
             rejections = [
                 Rejection(str(e.get("rule", "")), str(e.get("message", "")), str(e.get("path", "")))
                 for e in intake.errors
@@ -148,7 +157,9 @@ class OrderSubmitApi(APIView):
             "intake": intake,
             "event": None if event is None else {"seq": event.seq, "kind": event.kind},
         }
-        code = status.HTTP_201_CREATED if event is not None else status.HTTP_202_ACCEPTED
+        # eager: applied at once (201); with a broker always 202, for a retry with the same
+        # Idempotency-Key too, whatever the worker decided since (it shows in the intake)
+        code = status.HTTP_201_CREATED if eager and event is not None else status.HTTP_202_ACCEPTED
         return Response(self.OutputSerializer(out).data, status=code)
 
 

@@ -33,6 +33,7 @@ from pbem.notify.transports.webhook import host_check, host_of
 from pbem.play.enqueue import enqueue, enqueue_later
 from pbem.play.errors import ServiceError
 from pbem.play.models import Event, Game, Seat
+from pbem.play.publisher import publish
 
 logger = logging.getLogger(__name__)
 
@@ -164,10 +165,12 @@ def _store(rows: list[Notification]) -> list[int]:
 
 
 def _flush_enqueue(ids: list[int]) -> None:
+    """After commit, off the request thread (pbem.play.publisher): a broker that is down never
+    holds the request; the outbox sweep finds the rows."""
     try:
-        enqueue("notify.outbox_flush", ids)
-    except Exception:  # the broker is down: the sweep will find the rows
-        logger.exception("notify: outbox flush of %d rows not enqueued", len(ids))
+        publish("notify.outbox_flush", ids)
+    except Exception:  # the broker is down (a publish at once): the sweep will find the rows
+        logger.warning("notify: outbox flush of %d rows not enqueued", len(ids))
 
 
 def notifications_plan(

@@ -7,9 +7,10 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
+DB_ERRORS = (OperationalError, InterfaceError)  # the database restarting: retried
 
 
 def _extra(name: str, extra: dict[str, Any]) -> None:
@@ -17,7 +18,7 @@ def _extra(name: str, extra: dict[str, Any]) -> None:
         logger.warning("%s got unexpected kwargs %s", name, sorted(extra))
 
 
-@shared_task(name="notify.outbox_flush", acks_late=True, autoretry_for=(OperationalError,))
+@shared_task(name="notify.outbox_flush", acks_late=True, autoretry_for=DB_ERRORS)
 def outbox_flush_task(notification_ids: list[int], **extra: Any) -> int:
     _extra("notify.outbox_flush", extra)
     from pbem.notify.services import outbox_flush
@@ -29,7 +30,7 @@ def outbox_flush_task(notification_ids: list[int], **extra: Any) -> int:
     name="notify.deliver",
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=DB_ERRORS,
     retry_backoff=True,
     max_retries=5,
 )
@@ -42,7 +43,7 @@ def notification_deliver_task(notification_id: int, **extra: Any) -> str:
     return notification_deliver(notification_id=int(notification_id))
 
 
-@shared_task(name="notify.outbox_sweep", acks_late=True, autoretry_for=(OperationalError,))
+@shared_task(name="notify.outbox_sweep", acks_late=True, autoretry_for=DB_ERRORS)
 def outbox_sweep_task(**extra: Any) -> int:
     _extra("notify.outbox_sweep", extra)
     from pbem.notify.services import outbox_sweep
@@ -50,7 +51,7 @@ def outbox_sweep_task(**extra: Any) -> int:
     return outbox_sweep()
 
 
-@shared_task(name="notify.digest_send", acks_late=True, autoretry_for=(OperationalError,))
+@shared_task(name="notify.digest_send", acks_late=True, autoretry_for=DB_ERRORS)
 def digest_send_task(**extra: Any) -> int:
     _extra("notify.digest_send", extra)
     from pbem.notify.services import digest_send

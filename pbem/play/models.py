@@ -242,6 +242,8 @@ class OrderIntake(models.Model):
     event = models.ForeignKey(
         Event, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # when the recovery last sent it again because no worker had taken it (pbem.play.recovery)
+    resent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,5 +1,7 @@
 """Thin Celery tasks: fetch by id, call a service (architecture 8.6). Unknown kwargs are
-tolerated so web and workers of different versions can run side by side."""
+tolerated so web and workers of different versions can run side by side. A database error (the
+database restarting: `OperationalError`, or `InterfaceError` for a connection it closed) is
+retried with backoff; every task is idempotent."""
 
 from __future__ import annotations
 
@@ -7,16 +9,17 @@ import logging
 from typing import Any
 
 from celery import shared_task
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
+DB_ERRORS = (OperationalError, InterfaceError)
 
 
 @shared_task(
     name="play.order_apply",
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=DB_ERRORS,
     retry_backoff=True,
     max_retries=5,
 )
@@ -35,7 +38,7 @@ def order_apply_task(intake_id: str, **extra: Any) -> None:
     name="play.turn_resolve",
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=DB_ERRORS,
     retry_backoff=True,
     max_retries=5,
 )
@@ -47,7 +50,7 @@ def turn_resolve_task(game_id: str, after_seq: int, **extra: Any) -> None:
     turn_resolve(game_id=game_id, after_seq=int(after_seq))
 
 
-@shared_task(name="play.deadlines_sweep", acks_late=True, autoretry_for=(OperationalError,))
+@shared_task(name="play.deadlines_sweep", acks_late=True, autoretry_for=DB_ERRORS)
 def deadlines_sweep_task(**extra: Any) -> int:
     if extra:
         logger.warning("deadlines_sweep got unexpected kwargs %s", sorted(extra))
@@ -56,7 +59,7 @@ def deadlines_sweep_task(**extra: Any) -> int:
     return deadlines_sweep()
 
 
-@shared_task(name="play.reminders_sweep", acks_late=True, autoretry_for=(OperationalError,))
+@shared_task(name="play.reminders_sweep", acks_late=True, autoretry_for=DB_ERRORS)
 def reminders_sweep_task(**extra: Any) -> int:
     if extra:
         logger.warning("reminders_sweep got unexpected kwargs %s", sorted(extra))
@@ -65,7 +68,7 @@ def reminders_sweep_task(**extra: Any) -> int:
     return reminders_sweep()
 
 
-@shared_task(name="play.stuck_turns_sweep", acks_late=True, autoretry_for=(OperationalError,))
+@shared_task(name="play.stuck_turns_sweep", acks_late=True, autoretry_for=DB_ERRORS)
 def stuck_turns_sweep_task(**extra: Any) -> int:
     if extra:
         logger.warning("stuck_turns_sweep got unexpected kwargs %s", sorted(extra))
@@ -78,7 +81,7 @@ def stuck_turns_sweep_task(**extra: Any) -> int:
     name="play.system_step",
     acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
+    autoretry_for=DB_ERRORS,
     retry_backoff=True,
     max_retries=5,
 )
@@ -88,3 +91,43 @@ def system_step_task(game_id: str, after_seq: int, **extra: Any) -> None:
     from pbem.play.services.system_steps import system_step_apply
 
     system_step_apply(game_id=game_id, after_seq=int(after_seq))
+
+
+# --- recovery: accepted orders no worker took (pbem.play.services.recovery) ----------------------
+
+
+@shared_task(
+    name="play.intakes_recover",
+    acks_late=True,
+    autoretry_for=DB_ERRORS,
+    retry_backoff=True,
+    max_retries=5,
+)
+def intakes_recover_task(
+    min_age_seconds: float = 0, resend_gap_seconds: float | None = None, **extra: Any
+) -> int:
+    if extra:
+        logger.warning("intakes_recover got unexpected kwargs %s", sorted(extra))
+    from pbem.play.services.recovery import RESEND_GAP_SECONDS, intakes_recover
+
+    if resend_gap_seconds is None:  # beat's runs (an age) space resends; a reconnection's not
+        resend_gap_seconds = RESEND_GAP_SECONDS if min_age_seconds else 0
+    return intakes_recover(
+        min_age_seconds=float(min_age_seconds), resend_gap_seconds=float(resend_gap_seconds)
+    )
+
+
+@shared_task(
+    name="play.game_intakes_apply",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=DB_ERRORS,
+    retry_backoff=True,
+    max_retries=5,
+)
+def game_intakes_apply_task(game_id: str, **extra: Any) -> int:
+    if extra:
+        logger.warning("game_intakes_apply got unexpected kwargs %s", sorted(extra))
+    from pbem.play.services.recovery import game_intakes_apply
+
+    return game_intakes_apply(game_id=game_id)

@@ -195,6 +195,43 @@ class Worker(ProcessGroup):
         self.proc = None
 
 
+class Beat(ProcessGroup):
+    """`celery -A pbem beat` (the sweeps' clock), its schedule file in a temporary directory, in
+    its own process group; it sends to the tests' Redis like the web tier."""
+
+    def __init__(self, env: dict[str, str], workdir: Path) -> None:
+        self.env = env
+        self.workdir = workdir
+        self.log = workdir / "beat.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        offset = self.log.stat().st_size if self.log.exists() else 0
+        self.spawn(
+            [
+                "celery",
+                "-A",
+                "pbem",
+                "beat",
+                "-l",
+                "info",
+                "-s",
+                str(self.workdir / "schedule"),
+                "--pidfile=",
+            ],
+            self.env,
+        )
+
+        def started() -> bool:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise AssertionError(f"beat exited:\n{self.tail()}")
+            with self.log.open("rb") as f:
+                f.seek(offset)
+                return b"beat: Starting" in f.read()
+
+        _wait(started, 60, "celery beat to start")
+
+
 def _database_url() -> str:
     """The URL of the test database pytest-django created (test_<name>), for the worker."""
     db = connection.settings_dict

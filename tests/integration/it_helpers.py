@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
 from django.db.models import Count
 
@@ -107,3 +108,30 @@ def assert_log_sound(game_id: str) -> int:
     report = game_verify(game=game)
     assert report.ok, report.messages
     return game.head_seq
+
+
+def report(capsys: pytest.CaptureFixture[str], line: str) -> None:
+    """Print a line of figures into the CI log (outside pytest's capture)."""
+    with capsys.disabled():
+        print(f"\n[integration] {line}")  # noqa: T201  (figures for the CI log)
+
+
+def fault_line(
+    fault: str,
+    *,
+    accepted: int,
+    applied: int,
+    rejected: int,
+    lost: int,
+    duplicated: int,
+    errors_5xx: int,
+    recovered_seconds: float,
+    extra: str = "",
+) -> str:
+    """The one line each fault test prints: the same figures in the same order for every fault."""
+    line = (
+        f"fault {fault}: accepted {accepted}, applied {applied}, rejected {rejected}, "
+        f"lost {lost}, duplicated {duplicated}, 5xx {errors_5xx}, "
+        f"recovered in {recovered_seconds:.1f} s"
+    )
+    return f"{line}; {extra}" if extra else line

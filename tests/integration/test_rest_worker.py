@@ -1,7 +1,7 @@
 """The whole server with its real parts: HTTP (gunicorn) -> PostgreSQL -> Redis -> a Celery
 worker process. A game played to its end, 200 clients on 50 games, a task delivered several times,
-a worker killed in the middle of a resolution, Redis stopped for a while, a seat acting for
-another. Figures are printed so that the CI log records them."""
+a worker killed in the middle of a resolution, a seat acting for another (outages:
+test_outage_*.py). Figures are printed so that the CI log records them."""
 
 from __future__ import annotations
 
@@ -279,52 +279,6 @@ def test_a_worker_killed_in_the_middle_of_a_resolution(
     head = assert_log_sound(game_id)
     assert head == before + 1 + played
     _report(capsys, f"worker SIGKILL mid-append: head {before} -> {head}, lost 0, duplicated 0")
-
-
-def test_orders_accepted_while_redis_is_down_are_resolved_after_it_returns(
-    running_worker: Any,
-    redis_server: Any,
-    http_for: Callable[..., Any],
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    cast = users("down", 6)
-    games = []
-    for g in range(3):
-        allied, french = cast[2 * g], cast[2 * g + 1]
-        clients = {"allied": http_for(allied), "french": http_for(french)}
-        games.append((create_game(clients["allied"], allied, french), clients))
-    intakes = []
-
-    redis_server.stop()
-    started = time.monotonic()
-    try:
-        for game_id, clients in games:
-            action = choose(game_id, "allied", Rng(9))
-            assert action is not None
-            response = submit(clients["allied"], game_id, action)
-            assert response.status_code == 202, response.text  # accepted into the intake
-            intakes.append(response.json()["intake"]["id"])
-            assert clients["allied"].get(f"/api/v1/games/{game_id}/view").status_code == 200
-        submit_seconds = time.monotonic() - started
-        time.sleep(2)  # nothing may happen while Redis is down: there is no condition to wait on
-        statuses = set(OrderIntake.objects.filter(pk__in=intakes).values_list("status", flat=True))
-        assert statuses == {"received"}
-    finally:
-        redis_server.start()
-    down = time.monotonic() - started
-
-    # Each order is sent again either by the web tier's publisher (if its thread had not yet
-    # given up when Redis came back) or by the sweep: both are fine, and a second delivery of
-    # the same intake appends nothing.
-    swept = _sweep_as_beat_would()
-    for (game_id, clients), intake_id in zip(games, intakes, strict=True):
-        assert wait_intake(clients["allied"], intake_id)["status"] == "applied"
-        assert assert_log_sound(game_id) == 2
-    _report(
-        capsys,
-        f"redis down {down:.1f} s: 3 orders accepted (202) in {submit_seconds:.1f} s, "
-        f"all applied after it returned ({swept} of them sent again by the sweep)",
-    )
 
 
 def test_a_seat_cannot_act_for_another(running_worker: Any, http_for: Callable[..., Any]) -> None:

@@ -14,6 +14,14 @@ canonical JSON of `{game, role, kind, payload}`. A retry with the same key and t
 gets the first answer again; with another request it is a 422 `idempotency_key_reused` naming
 the first intake, and nothing is stored (as Stripe does). Intakes stored before the hash existed
 (empty `request_hash`) cannot be compared: a retry with their key gets their answer, as before.
+"The first answer" is the first answer's status: an order refused at submission (`refusal` set)
+is refused again with the same 409/422; an order that was accepted (202) is accepted again, with
+the intake as it stands now, so a worker's later rejection shows in its `status` and `errors`
+rather than turning the retry into a 422 the first request never got.
+
+When the worker finds that the game moved on from the head the order was accepted at and the
+order is no longer legal, its rejection begins with `game_moved_on`, saying so plainly, before
+the engine's reasons.
 """
 
 from __future__ import annotations
@@ -25,10 +33,12 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, Rejection
+from pbem.conf import pbem_settings
 from pbem.play.errors import (
     GameNotActive,
     IdempotencyKeyReused,
@@ -40,7 +50,7 @@ from pbem.play.errors import (
     UnknownKind,
 )
 from pbem.play.models import Event, Game, OrderIntake
-from pbem.play.publisher import publish
+from pbem.play.publisher import broker_down, publish
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.commit import action_commit
 from pbem.play.services.log import head_read
@@ -134,8 +144,8 @@ def _answer_again(intake: OrderIntake, digest: str = "") -> OrderIntake:
             f" {intake.created_at.isoformat()}); send a new key for a new order",
             str(intake.pk),
         )
-    if intake.status != OrderIntake.Status.REJECTED:
-        return intake
+    if intake.status != OrderIntake.Status.REJECTED or not intake.refusal:
+        return intake  # accepted (202) the first time: the same answer, as the intake stands
     rejections = [
         Rejection(str(e.get("rule", "")), str(e.get("message", "")), str(e.get("path", "")))
         for e in intake.errors
@@ -196,12 +206,32 @@ def _intake_create(
 def _enqueue(intake_id: str) -> None:
     """Hand the intake to a worker (pbem.play.publisher: in the background, so the broker never
     holds the request). With the broker down the order stays safely `received` (it is committed
-    already) and the stuck-turns sweep enqueues it once the broker is back, so the client still
-    gets its 202 rather than a 500."""
+    already) and is recovered once the broker is back (pbem.play.services.recovery), so the
+    client still gets its 202 rather than a 500."""
     try:
         publish("play.order_apply", intake_id)
     except KombuOperationalError:
-        logger.exception("intake %s not enqueued (broker down); the sweep will retry", intake_id)
+        logger.warning("intake %s not enqueued (broker down); it will be recovered", intake_id)
+
+
+def intake_note(intake: OrderIntake) -> str | None:
+    """What a player should know of a `received` order that waits: accepted while this server's
+    work queue was down, or waiting longer than usual; None when nothing is amiss."""
+    if intake.status != OrderIntake.Status.RECEIVED or settings.CELERY_TASK_ALWAYS_EAGER:
+        return None
+    if broker_down():
+        return (
+            "accepted while the server's work queue is unavailable: the order is stored and"
+            " will be checked at the game's head and applied, in the order received, within"
+            " seconds of the queue's return"
+        )
+    waited = (timezone.now() - intake.created_at).total_seconds()
+    if waited > int(pbem_settings.RECOVER_AFTER_SECONDS):
+        return (
+            f"waiting for a worker for {waited:.0f} s, longer than usual: the order is stored"
+            " and will be checked at the game's head and applied in the order received"
+        )
+    return None
 
 
 def order_apply(*, intake_id: UUID | str) -> Event | None:
@@ -224,13 +254,25 @@ def order_apply(*, intake_id: UUID | str) -> Event | None:
         checked_at=intake.head_seq if checked else None,
     )
     if commit.rejections:
-        _mark(intake, OrderIntake.Status.REJECTED, errors=_errors(commit.rejections))
+        moved_on = _moved_on(intake, game) if game.head_seq != intake.head_seq else []
+        _mark(intake, OrderIntake.Status.REJECTED, errors=moved_on + _errors(commit.rejections))
         return None
     if commit.event is None:
         logger.warning("intake %s: the game stayed busy; the sweep will retry", intake.pk)
         return None
     _mark(intake, OrderIntake.Status.APPLIED, event=commit.event)
     return commit.event
+
+
+def _moved_on(intake: OrderIntake, game: Game) -> list[JSON]:
+    """The plain first reason of a worker's rejection when the game changed in between."""
+    moved = game.head_seq - intake.head_seq
+    message = (
+        f"the game moved on before this order could be applied: it was accepted at event"
+        f" {intake.head_seq} and checked again at event {game.head_seq}"
+        f" ({moved} event{'s' if moved != 1 else ''} later), where it is no longer legal"
+    )
+    return [Rejection("game_moved_on", message, "").to_json()]
 
 
 def _mark(

@@ -62,4 +62,14 @@ def test_a_database_at_capacity_is_503_with_retry_after() -> None:
     assert response is not None
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
-    assert response.data["code"] == "unavailable"
+    assert response.data["code"] == "database_unavailable"
+
+
+def test_a_connection_closed_by_a_restart_is_503_too() -> None:
+    from django.db import InterfaceError
+
+    response = exception_handler(InterfaceError("connection already closed"), CTX)
+    assert response is not None
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.data["code"] == "database_unavailable"

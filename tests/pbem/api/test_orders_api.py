@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -257,3 +258,96 @@ def test_only_its_own_user_reads_an_intake(
     assert bob_client.get(f"/api/v1/intakes/{intake_id}").status_code == 404
     assert alice_client.get(f"/api/v1/intakes/{uuid.uuid4()}").status_code == 404
     assert alice_client.get("/api/v1/intakes/not-a-uuid").status_code == 404
+
+
+# --- with a broker: the answer of a retry, and what a waiting order tells its player ------------
+
+
+@pytest.fixture
+def broker_mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """As with a broker whose messages do not arrive: accepted orders stay `received` (202)."""
+    from django.test import override_settings
+
+    from pbem.play import publisher
+    from pbem.play.services import orders
+
+    monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
+    # the notices' messages go nowhere either (no broker here: a real send would fail and mark
+    # the broker down)
+    monkeypatch.setattr(publisher, "_publisher", publisher.Publisher(lambda name, args: None))
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        yield
+
+
+def test_a_retry_after_the_worker_refused_repeats_the_202_with_the_outcome(
+    api: Any, alice_client: APIClient, game: dict[str, Any], broker_mode: None
+) -> None:
+    from pbem.play.services.orders import order_apply
+
+    mine = api.random_action(game["id"], "allied", salt=1)
+    other = api.random_action(game["id"], "allied", salt=2)
+    assert mine.payload != other.payload
+    first = api.submit(alice_client, game["id"], mine, **{"Idempotency-Key": "k-moved"})
+    racing = api.submit(alice_client, game["id"], other, **{"Idempotency-Key": "k-racing"})
+    assert first.status_code == racing.status_code == 202
+    assert first.json()["intake"]["status"] == "received"
+    order_apply(intake_id=racing.json()["intake"]["id"])  # the other set-up gets in first
+    order_apply(intake_id=first.json()["intake"]["id"])  # now refused: the game moved on
+
+    retry = api.submit(alice_client, game["id"], mine, **{"Idempotency-Key": "k-moved"})
+
+    assert retry.status_code == 202  # the first answer, not a 422 it never got
+    body = retry.json()["intake"]
+    assert body["id"] == first.json()["intake"]["id"]
+    assert body["status"] == "rejected"
+    assert body["errors"][0]["rule"] == "game_moved_on"
+    assert "the game moved on before this order could be applied" in body["errors"][0]["message"]
+    assert OrderIntake.objects.count() == 2
+    assert api.head_seq(game["id"]) == 2
+
+
+def test_a_retry_after_the_worker_applied_repeats_the_202(
+    api: Any, alice_client: APIClient, game: dict[str, Any], broker_mode: None
+) -> None:
+    from pbem.play.services.orders import order_apply
+
+    action = api.random_action(game["id"], "allied")
+    first = api.submit(alice_client, game["id"], action, **{"Idempotency-Key": "k-ok"})
+    order_apply(intake_id=first.json()["intake"]["id"])
+    retry = api.submit(alice_client, game["id"], action, **{"Idempotency-Key": "k-ok"})
+    assert first.status_code == retry.status_code == 202
+    assert retry.json()["intake"]["status"] == "applied"
+    assert retry.json()["intake"]["event_seq"] == 2
+
+
+def test_an_order_accepted_while_the_queue_is_down_says_so(
+    api: Any,
+    alice_client: APIClient,
+    game: dict[str, Any],
+    broker_mode: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pbem.play.services.orders.broker_down", lambda: True)
+    response = api.submit(alice_client, game["id"], api.random_action(game["id"], "allied"))
+    assert response.status_code == 202
+    intake = response.json()["intake"]
+    assert intake["status"] == "received"
+    assert "work queue is unavailable" in intake["note"]
+    assert "in the order received" in intake["note"]
+
+
+def test_an_order_waiting_longer_than_usual_says_so_and_a_fresh_one_does_not(
+    api: Any, alice_client: APIClient, game: dict[str, Any], broker_mode: None
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    response = api.submit(alice_client, game["id"], api.random_action(game["id"], "allied"))
+    intake_id = response.json()["intake"]["id"]
+    assert response.json()["intake"]["note"] is None
+    OrderIntake.objects.filter(pk=intake_id).update(
+        created_at=timezone.now() - timedelta(seconds=40)
+    )
+    later = alice_client.get(f"/api/v1/intakes/{intake_id}").json()
+    assert later["note"].startswith("waiting for a worker for 40 s")

@@ -1,5 +1,6 @@
-"""Publishing to the broker in the background: the caller never waits for the broker, a failed
-send is logged and leaves the work to the sweep, a forked process starts its own thread."""
+"""Publishing to the broker in the background: the caller never waits for the broker; a broker
+found down is not tried again for every message (they are given up: their orders are stored) but
+probed until it answers, and then asked to recover them; a forked process starts its own thread."""
 
 from __future__ import annotations
 
@@ -31,22 +32,78 @@ def test_publish_returns_before_the_broker_answers() -> None:
     assert sent == [("play.order_apply", ("a",)), ("play.order_apply", ("b",))]  # in order
 
 
-def test_a_failed_send_is_logged_and_the_next_one_still_goes(
+class Broker:
+    """A fake broker that can be down, and a clock the test moves."""
+
+    def __init__(self) -> None:
+        self.up = True
+        self.now = 0.0
+        self.tried: list[tuple[str, tuple[Any, ...]]] = []
+        self.sent: list[tuple[str, tuple[Any, ...]]] = []
+
+    def send(self, name: str, args: tuple[Any, ...]) -> None:
+        self.tried.append((name, args))
+        if not self.up:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        self.sent.append((name, args))
+
+
+def test_a_broker_found_down_is_not_tried_again_for_every_message(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    sent: list[tuple[Any, ...]] = []
+    broker = Broker()
+    pub = Publisher(broker.send, clock=lambda: broker.now)
+    broker.up = False
+    pub.handle(("play.order_apply", ("a",)))
+    assert pub.broker_down
+    assert "broker down" in caplog.text
+    for i in range(50):  # the outage goes on: each message is given up without a try
+        broker.now += 0.01
+        pub.handle(("play.order_apply", (f"m{i}",)))
+    assert broker.tried == [("play.order_apply", ("a",))]
+    assert pub.given_up == 51
 
-    def flaky(name: str, args: tuple[Any, ...]) -> None:
-        if args == ("down",):
-            raise ConnectionError("broker down")
-        sent.append(args)
 
-    pub = Publisher(flaky)
-    pub.publish("play.order_apply", ("down",))
-    pub.publish("play.order_apply", ("up",))
-    assert pub.drain(DEADLINE)
-    assert sent == [("up",)]
-    assert "not sent; the sweep will retry" in caplog.text
+def test_the_probe_finds_the_broker_back_and_asks_for_recovery(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    broker = Broker()
+    pub = Publisher(broker.send, clock=lambda: broker.now)
+    broker.up = False
+    pub.handle(("play.order_apply", ("a",)))
+    broker.now += 1.0  # BROKER_PROBE_MS (1000) later: one probe, still down
+    pub.handle(None)
+    assert broker.tried[-1] == publisher.PROBE
+    assert pub.broker_down
+    broker.now += 0.5
+    pub.handle(None)  # too soon for another probe
+    assert len(broker.tried) == 2
+    broker.up = True
+    pub.handle(("play.order_apply", ("b",)))  # given up: the probe is not due yet
+    broker.now += 0.5
+    pub.handle(None)
+    assert broker.sent == [publisher.PROBE]  # the recovery task: it finds "a" and "b" stored
+    assert not pub.broker_down
+    assert "broker back after 2.0 s: 2 messages were given up; recovery asked" in caplog.text
+    pub.handle(("play.order_apply", ("c",)))
+    assert broker.sent[-1] == ("play.order_apply", ("c",))  # sent again as usual
+
+
+def test_the_thread_probes_while_no_message_comes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(publisher, "_probe_seconds", lambda: 0.01)
+    broker = Broker()
+    broker.up = False
+    probed = threading.Event()
+
+    def send(name: str, args: tuple[Any, ...]) -> None:
+        if (name, args) == publisher.PROBE:
+            probed.set()
+        broker.send(name, args)
+
+    pub = Publisher(send)
+    pub.publish("play.order_apply", ("a",))
+    assert probed.wait(DEADLINE)  # no further message was published: the thread probed anyway
+    assert pub.broker_down
 
 
 def test_a_full_queue_refuses_instead_of_blocking(monkeypatch: pytest.MonkeyPatch) -> None:
