@@ -1,12 +1,16 @@
 """Random games to their end, with checks after every action.
 
     python -m games.fuzz napoleons_triumph --games N --seed S [--scenario NAME] [--options JSON]
+    python -m games.fuzz napoleons_triumph --team --games N --seed S   (random team games)
 
 After every action: `validate` accepts what the generator produced; the state survives a dump/load
 round trip with the same hash; the invariants hold; no role's view changes when only something that
-role may not see changes. At the end of each game the whole log is replayed from the seed and every
-state hash must match. A game that stalls (nobody prompted without a result, no action offered, or
-more than --max-actions) is a failure. Last line: `N games, M actions, K decided, F failures`.
+role may not see changes. With --team (Napoleon's Triumph only) every game is a team game of 1 to 4
+seats a side, and every written order must be in its recipient's inbox exactly from his team's next
+turn on and in nobody else's view before the game is over. At the end of each game the whole log is
+replayed from the seed and every state hash must match. A game that stalls (nobody prompted without
+a result, no action offered, or more than --max-actions) is a failure. Last line: `N games,
+M actions, K decided, F failures`.
 The engine's own checks (invariants, the hidden-fact probe) come from its games.registry entry.
 """
 
@@ -22,6 +26,7 @@ from collections import Counter
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, OBSERVER, Action, GameConfig
 from games.core.rng import Rng
+from games.napoleons_triumph.team.randomplay import order_problems, team_options
 from games.registry import checks, get
 
 KINDS: Counter[str] = Counter()
@@ -34,6 +39,7 @@ def play_one(
     seed: bytes,
     max_actions: int,
     check_views: bool,
+    team: bool = False,
 ) -> tuple[int, bool]:
     """Play one random game; returns (actions, decided). Raises AssertionError on a failure."""
     rules = get(ruleset_id)
@@ -66,6 +72,9 @@ def play_one(
         hashes.append(h)
         bad = broken(state)
         assert not bad, f"invariants broken after {action}: {bad}"
+        if team:
+            leaks = order_problems(rules, state, roles)  # type: ignore[arg-type]
+            assert not leaks, f"written orders after {action}: {leaks[:3]}"
         if check_views:
             for r in roles:
                 other = perturb(state, r, chooser)
@@ -99,17 +108,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-views", action="store_true", help="skip the view non-interference check")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--first", type=int, default=0, help="index of the first game (to replay one)")
+    ap.add_argument("--team", action="store_true", help="team games (napoleons_triumph only)")
     args = ap.parse_args(argv)
     options = json.loads(args.options)
+    if args.team and args.ruleset != "napoleons_triumph":
+        ap.error("--team is for napoleons_triumph (rulebook chapter 19)")
     rules = get(args.ruleset)
     scenario = args.scenario or rules.scenarios()[0]
     total_actions = decided = failures = 0
     started = time.monotonic()
     for g in range(args.first, args.first + args.games):
         seed = f"fuzz:{args.seed}:{g}".encode()
+        game_options = options
+        if args.team:  # random team sizes, drawn from the game's seed
+            game_options = {**options, **team_options(Rng.for_event(seed, 1 << 41))}
         try:
             n, ok = play_one(
-                args.ruleset, scenario, options, seed, args.max_actions, not args.no_views
+                args.ruleset,
+                scenario,
+                game_options,
+                seed,
+                args.max_actions,
+                not args.no_views,
+                args.team,
             )
             total_actions += n
             decided += ok

@@ -35,12 +35,21 @@ from games.napoleons_triumph.reinforcements import first_round
 from games.napoleons_triumph.road_attack.options import road_threats
 from games.napoleons_triumph.rules import NapoleonsTriumph
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, F, GameState, other
+from games.napoleons_triumph.team.randomplay import random_team_action
 from games.napoleons_triumph.turns import is_night
 
 TRIES = 25
 
 
 def random_action(rules: NapoleonsTriumph, state: GameState, role: str, rng: Rng) -> Action | None:
+    if state.team is not None:  # team play: team/randomplay.py, with this module's player
+        return random_team_action(
+            rules, state, role, rng, lambda s, r, g: _two_player(rules, s, r, g)
+        )
+    return _two_player(rules, state, role, rng)
+
+
+def _two_player(rules: NapoleonsTriumph, state: GameState, role: str, rng: Rng) -> Action | None:
     prompts = rules.prompts(state)
     if role not in prompts:
         return None

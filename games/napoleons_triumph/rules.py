@@ -49,9 +49,12 @@ from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.decisions import DECISIONS, Handler, default_answer, standing_answer
 from games.napoleons_triumph.errors import Illegal, SetupRefused, require
 from games.napoleons_triumph.morale import GameOver
-from games.napoleons_triumph.scenario import DEFAULT_ROLES, board_for, new_game, roles_of
+from games.napoleons_triumph.scenario import DEFAULT_ROLES, board_for, new_game, roles_of, team_play
 from games.napoleons_triumph.schemas import PAYLOADS, VIEW_SCHEMA, payload_schema, schema_errors
 from games.napoleons_triumph.state import GameState
+from games.napoleons_triumph.team import engine as team_engine
+from games.napoleons_triumph.team.engine_prompts import prompts as team_prompts
+from games.napoleons_triumph.team.engine_view import team_view
 from games.napoleons_triumph.turns import end_turn, start_game
 
 
@@ -94,6 +97,7 @@ KNOWN = (
     | ALWAYS
     | set(NOT_YET)
     | set(auction.KINDS)
+    | set(team_engine.TEAM_KINDS)  # team play (rulebook chapter 19): team/engine.py
 )
 
 
@@ -124,6 +128,8 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     require(kind in KNOWN, "NT-0", f"unknown action kind {kind!r}", "/kind")
     if kind in NOT_YET:
         raise Illegal(NOT_YET[kind], f"{kind} is not implemented yet", "/kind")
+    if kind in team_engine.TEAM_KINDS and state.team is None:
+        raise Illegal("NT-TEAM-1", f"{kind} belongs to team play (options.team_play)", "/kind")
     malformed = schema_errors(kind, action.payload)
     if malformed:
         raise Malformed(malformed)
@@ -255,7 +261,10 @@ class NapoleonsTriumph:
 
     def setup(self, config: GameConfig, rng: Rng) -> GameState:
         try:
-            return new_game(config.scenario, config.options, rng)
+            state = new_game(config.scenario, config.options, rng)
+            if team_play(config.options):  # NT-TEAM-1: the team layer (team/engine.py)
+                state.team = team_engine.new_team(state, board_for(state))
+            return state
         except Illegal as e:  # the protocol's set-up error, naming the rule (NT-16, NT-19, ...)
             r = e.rejection
             raise SetupRefused(r.rule, r.message, r.path) from e
@@ -280,6 +289,12 @@ class NapoleonsTriumph:
         return Ctx(board_for(state), state)
 
     def prompts(self, state: GameState) -> Mapping[Role, Prompt]:
+        if state.team is not None:
+            return team_prompts(self, state)
+        return self.core_prompts(state)
+
+    def core_prompts(self, state: GameState) -> Mapping[Role, Prompt]:
+        """The two-player prompts (team play routes them to one seat: team/engine_prompts.py)."""
         if state.phase == "over":
             return {}
         waiting = auction.waiting_role(state)
@@ -320,14 +335,28 @@ class NapoleonsTriumph:
         return Step(ctx.state, tuple(ctx.entries), turn_ended)
 
     def _apply(self, state: GameState, action: Action) -> tuple[Ctx, bool]:
-        ctx = Ctx(board_for(state), S.clone(state))
-        before = (ctx.state.active, ctx.state.turn_number)
-        _run(ctx, action)
-        ctx = _auto_answers(ctx)
+        before = (state.active, state.turn_number)
+        if state.team is not None:  # team play: the team layer around core_run
+            new, entries = team_engine.apply(self, state, action)
+            ctx = Ctx(board_for(new), new, entries)
+        else:
+            ctx = self.core_run(state, action)
         return ctx, before != (ctx.state.active, ctx.state.turn_number) or ctx.state.phase == "over"
 
+    def core_run(self, state: GameState, action: Action) -> Ctx:
+        """The two-player engine: the action on a clone, then the standing answers."""
+        ctx = Ctx(board_for(state), S.clone(state))
+        _run(ctx, action)
+        return _auto_answers(ctx)
+
     def view(self, state: GameState, role: Role) -> JSON:
-        return V.view(self.ctx(state), role)
+        ctx = self.ctx(state)
+        out = V.view(ctx, role)
+        if state.team is not None and isinstance(out, dict):
+            out["team"] = team_view(state, ctx.board, role)
+            if not team_engine.is_cinc(state, role):  # AMB (ours): the CinC's standing plan
+                out.pop("standing_instructions", None)
+        return out
 
     def result(self, state: GameState) -> Result | None:
         if state.result is None:
@@ -380,6 +409,7 @@ class NapoleonsTriumph:
             ActionSpec(k, ANY_TIME[k], payload_schema(k), choices_for(self, ctx, role, k), True)
             for k in sorted(ALWAYS)
             if not in_auction  # NT-134: no side yet, so no standing instructions or resignation
+            and (state.team is None or team_engine.is_cinc(state, role))
         ]
         return specs
 
@@ -404,7 +434,13 @@ class NapoleonsTriumph:
         return VIEW_SCHEMA
 
     def private_kinds(self) -> frozenset[str]:
-        return frozenset({"set_defense_plan"})  # standing instructions are a side's secret
+        # standing instructions are a side's secret; a written order its author's (NT-TEAM-23);
+        # the conference's talk, rank proposals and corps drafts its team's (NT-TEAM-4..7): the
+        # platform hides such an event from every role its log lines do not name, and an event
+        # with a line for everyone (a locked rank order, a closed conference) stays public
+        return frozenset(
+            {"set_defense_plan", team_engine.WRITE_ORDER, *team_engine.TEAM_SECRET_KINDS}
+        )
 
     def log_for(self, entries: Sequence[LogEntry], role: Role) -> list[str]:
         """The lines of a log a role may read (the platform filters Event.log the same way)."""

@@ -61,8 +61,17 @@ KNOWN_OPTIONS = {
     "santon",
     "balance",
     "roles",
+    "team_play",  # rulebook chapter 19 (NT-TEAM-1): team/engine.py
+    "conference_notes_allowed",  # NT-TEAM-12
+    "team",  # the team AMB options (team/phases.py AMB_OPTIONS)
     *AMB_DEFAULTS,
 }
+TEAM_MAX = 4  # NT-TEAM-1: one to four players a side
+
+
+def team_play(options: Mapping[str, JSON]) -> bool:
+    """NT-TEAM-1: a team game (options.team_play = true)."""
+    return options.get("team_play") is True
 
 
 def board_name(options: Mapping[str, JSON]) -> str:
@@ -134,7 +143,27 @@ def check_options(options: Mapping[str, JSON]) -> None:
     require(
         isinstance(options.get("santon", False), bool), "NT-136", "options.santon is true or false"
     )
+    require(
+        isinstance(options.get("team_play", False), bool),
+        "NT-TEAM-1",
+        "options.team_play is true or false",
+        "/options/team_play",
+    )
+    if not team_play(options):
+        for key in ("conference_notes_allowed", "team"):
+            require(
+                key not in options,
+                "NT-TEAM-1",
+                f"options.{key} belongs to team play: set options.team_play = true",
+                f"/options/{key}",
+            )
     balance = options.get("balance")
+    require(
+        not (team_play(options) and balance == AUCTION),
+        "NT-TEAM-45",
+        "team play with the balance auction (a spokesman per team) is not implemented yet",
+        "/options/balance",
+    )
     if balance == AUCTION:
         # NT-134: the auction decides who plays which side, so the roles cannot be fixed before
         require(
@@ -180,12 +209,21 @@ def roles_of(options: Mapping[str, JSON]) -> dict[str, str]:
     assert isinstance(raw, dict)
     for side in (AL, F):
         named = sorted(k for k, v in raw.items() if v == side)
+        if team_play(options):
+            require(
+                1 <= len(named) <= TEAM_MAX,
+                "NT-TEAM-1",
+                f"a team has 1 to {TEAM_MAX} players; options.roles gives side {side} "
+                f"{len(named)} ({', '.join(named)})",
+                "/options/roles",
+            )
+            continue
         require(
             len(named) == 1,
             "NT-TEAM",
             f"team play (rulebook chapter 19, L656-713) is not implemented yet: options.roles "
             f"gives side {side} {len(named)} roles ({', '.join(named)}); give each side exactly "
-            "one role",
+            "one role, or set options.team_play = true",
             "/options/roles",
         )
     return {str(k): str(v) for k, v in raw.items()}

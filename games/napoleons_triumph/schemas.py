@@ -23,6 +23,7 @@ from games.napoleons_triumph.view_schema import DRAFT, VIEW_SCHEMA
 __all__ = [
     "DRAFT",
     "PAYLOADS",
+    "TEAM_PAYLOADS",
     "VIEW_SCHEMA",
     "payload_schema",
     "schema_errors",
@@ -395,6 +396,79 @@ PAYLOADS: dict[str, dict[str, JSON]] = {
     ),
     "resign": EMPTY,
 }
+
+
+# Team play (rulebook chapter 19, team/engine.py): the conference actions of team/phases.py
+# (digest 2.2, 3.7), end_part (NT-TEAM-32) and write_order (NT-TEAM-17..21: the text of 3.4.2 or
+# the structured form of 3.4.3). Refused in two-player games (NT-TEAM-1).
+_ROLE = _s("a role id", max_len=32)
+_NO_PAYLOAD: dict[str, JSON] = {
+    "type": ["object", "null"],
+    "properties": {},
+    "required": [],
+    "additionalProperties": False,
+}
+_RANKS: dict[str, JSON] = _obj(
+    {
+        "ranks": {
+            "type": "object",
+            "description": "role -> rank (1 = commander-in-chief), every seat of your team",
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 4},
+            "maxProperties": 4,
+        }
+    },
+    ("ranks",),
+)
+TEAM_PAYLOADS: dict[str, dict[str, JSON]] = {
+    "set_ranks": {**_RANKS, "description": "propose the rank order (NT-TEAM-5)"},
+    "confirm_ranks": {**_RANKS, "description": "confirm the proposed rank order (NT-TEAM-5)"},
+    "assign_corps": {
+        **_obj(
+            {
+                "corps": {
+                    "type": "object",
+                    "description": "commander id -> role",
+                    "additionalProperties": _ROLE,
+                    "maxProperties": MAX_CORPS,
+                }
+            },
+            ("corps",),
+        ),
+        "description": "the commander-in-chief assigns every corps to a seat (NT-TEAM-7, -10)",
+    },
+    "close_conference": {**_NO_PAYLOAD, "description": "close the conference (NT-TEAM-4, -9)"},
+    "skip_conference": {**_NO_PAYLOAD, "description": "skip the night conference (NT-TEAM-9)"},
+    "chat_message": {
+        **_obj({"text": _s("a message to your team (NT-TEAM-6)", max_len=4000)}, ("text",)),
+        "description": "talk to your team while a conference is open (3.7)",
+    },
+    "end_part": {**_NO_PAYLOAD, "description": "end your part of the team turn (NT-TEAM-32)"},
+    "write_order": {
+        "type": "object",
+        "description": "a written order to one subordinate (NT-TEAM-17..21): text or structured",
+        "properties": {
+            "recipient": _ROLE,
+            "text": _s("the order as text: a verb and toponyms (3.4.2)", max_len=2000),
+            "order": _obj(
+                {
+                    "verb": _enum("the verb (NT-TEAM-20)", ["ATTACK", "DEFEND"]),
+                    "toponyms": {
+                        "type": "array",
+                        "items": _s("a toponym id of the board"),
+                        "maxItems": MAX_PIECES,
+                    },
+                    "text_de": _s("the canonical German text", max_len=2000),
+                    "text_en": _s("the canonical English text", max_len=2000),
+                },
+                ("verb", "toponyms"),
+            ),
+        },
+        "required": ["recipient"],
+        "oneOf": [{"required": ["text"]}, {"required": ["order"]}],
+        "additionalProperties": False,
+    },
+}
+PAYLOADS.update(TEAM_PAYLOADS)
 
 
 def payload_schema(kind: str) -> dict[str, JSON]:

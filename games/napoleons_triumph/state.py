@@ -145,6 +145,9 @@ class GameState:
     next_attack_id: int = 1
     result: dict[str, JSON] | None = None
     auction: dict[str, JSON] | None = None  # the auction for sides (NT-134, NT-135; auction.py)
+    # Team play (rulebook chapter 19, NT-TEAM-n): the team layer's JSON (team/engine_state.py);
+    # None in two-player games, whose dumps omit it.
+    team: dict[str, JSON] | None = None
 
 
 T = TypeVar("T")
@@ -174,6 +177,8 @@ def dump(state: GameState) -> JSON:
     assert isinstance(out, dict)
     if out.get("auction") is None:
         del out["auction"]  # games without the auction keep the form (and hashes) they had
+    if out.get("team") is None:
+        del out["team"]  # two-player games keep the form (and hashes) they had
     turn = out.get("turn")
     if isinstance(turn, dict) and not turn.get("road_lockers"):
         del turn["road_lockers"]  # games without a road march keep the form they had

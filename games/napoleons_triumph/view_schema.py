@@ -143,6 +143,59 @@ _RIDE_ON: dict[str, JSON] = _view_obj(
     }
 )
 
+_SLOT: dict[str, JSON] = _view_obj(
+    {
+        "side": _SIDE,
+        "author": _STR,
+        "recipient": _STR,
+        "turn": _INT,
+        "readable_from_turn": _INT,
+        "order": {"type": ["object", "null"], "description": "verb, toponyms, texts (3.4.3)"},
+    }
+)
+_SLOTS: dict[str, JSON] = {"type": "array", "items": _SLOT}
+# Team play (rulebook chapter 19): team/engine_view.py; public, own team, own seat parts
+_TEAM: dict[str, JSON] = _view_obj(
+    {
+        "phase": {
+            "enum": ["auction", "conference_initial", "setup", "play", "conference_night", "over"]
+        },
+        "phase_side": {"enum": ["F", "AL", None]},
+        "teams": {
+            "type": "array",
+            "items": _view_obj(
+                {
+                    "key": _STR,
+                    "side": {"enum": ["F", "AL", None]},
+                    "members": _STRS,
+                    "ranks": {"type": ["array", "null"], "items": _STR},
+                    "corps": {"type": "object", "additionalProperties": _STR},
+                    "conference": _NSTR,
+                    "proposal": {"type": ["array", "null"], "items": _STR},
+                    "confirmed": _STRS,
+                    "corps_draft": {"type": ["object", "null"], "additionalProperties": _STR},
+                },
+                optional=("proposal", "confirmed", "corps_draft"),
+            ),
+        },
+        "acting": {**_NSTR, "description": "the seat whose part is running (NT-TEAM-32)"},
+        "decider": {**_NSTR, "description": "the seat that must act now (3.3)"},
+        "parts_ended": _NINT,
+        "budget": _view_obj({"side": _SIDE, "independent_left": _INT, "corps_left": _NINT}),
+        "inbox": {**_SLOTS, "description": "written orders this seat may read (NT-TEAM-22)"},
+        "commitments": {
+            "type": "array",
+            "items": _view_obj({"side": _SIDE, "turn": _INT, "recipient": _STR}),
+            "description": "the sealed slots (n - 1 a team turn); hashes in the log (3.4.5)",
+        },
+        "chat": {"type": "array", "items": {"type": "object"}},
+        "sent": {**_SLOTS, "description": "the CinC's own sealed orders (NT-TEAM-23)"},
+        "drafts": {"type": "object", "description": "the CinC's drafts: recipient -> order"},
+        "archive": {**_SLOTS, "description": "every written order, after the game (NT-TEAM-26)"},
+    },
+    optional=("sent", "drafts", "archive"),
+)
+
 VIEW_SCHEMA: dict[str, JSON] = {
     "$schema": DRAFT,
     "title": "napoleons_triumph view",
@@ -222,7 +275,8 @@ VIEW_SCHEMA: dict[str, JSON] = {
                 "anyOf": [_AUCTION, {"type": "null"}],
                 "description": "the auction for sides (NT-134, NT-135); public",
             },
+            "team": {**_TEAM, "description": "team play (rulebook chapter 19); team games only"},
         },
-        optional=("standing_instructions", "auction"),
+        optional=("standing_instructions", "auction", "team"),
     ),
 }

@@ -217,7 +217,8 @@ def test_nt19_every_known_option_is_honoured_or_refused() -> None:
     ignored: every key of KNOWN_OPTIONS is one of the options the
     engine reads, or an AMB default whose non-default values are refused."""
     assert KNOWN_OPTIONS - set(AMB_DEFAULTS) == {
-        "board", "board_data", "board_fragment", "santon", "balance", "roles"}  # fmt: skip
+        "board", "board_data", "board_fragment", "santon", "balance", "roles",
+        "team_play", "conference_notes_allowed", "team"}  # fmt: skip  (team play: team/engine.py)
     for key, value in AMB_DEFAULTS.items():
         other: JSON = (not value) if isinstance(value, bool) else f"not-{value}"
         with pytest.raises(Illegal) as e:

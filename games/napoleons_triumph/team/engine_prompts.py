@@ -1,0 +1,76 @@
+"""Who is prompted in a team game, and with which kinds (rulebook chapter 19, digest 3.2, 3.3):
+in a conference every seat of a conferring team (they may talk; proposing and confirming the
+ranks, the CinC's corps assignment and close); in set-up the CinC of the side setting up; in
+play the acting seat of the team turn (NT-TEAM-32: commands, `end_part`, the CinC's
+`write_order` in his own part) or the one seat routing.route names for an open decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.core.protocol import JSON, Prompt, Role
+from games.napoleons_triumph.scenario import board_for
+from games.napoleons_triumph.state import GameState
+from games.napoleons_triumph.team import phases
+from games.napoleons_triumph.team.engine import (
+    END_PART,
+    WRITE_ORDER,
+    Core,
+    data_of,
+    decider,
+    may_write,
+)
+from games.napoleons_triumph.team.engine_state import TeamData
+
+
+def prompts(core: Core, state: GameState) -> Mapping[Role, Prompt]:
+    if state.phase == "over":
+        return {}
+    data = data_of(state)
+    layer = data.layer
+    if layer.phase in (phases.CONF_INITIAL, phases.CONF_NIGHT):
+        return _conference(data)
+    board = board_for(state)
+    who = decider(data, state, board)
+    if who is None:
+        return {}
+    base = core.core_prompts(state).get(who)
+    if base is None:
+        return {}
+    kinds: dict[str, JSON] = dict(base.kinds)
+    text = base.text
+    if state.phase == "turn" and state.pending is None:
+        kinds.pop("end_turn", None)
+        kinds[END_PART] = "end your part of the team turn (NT-TEAM-32)"
+        if may_write(data, state, who):
+            kinds[WRITE_ORDER] = "a written order to a subordinate (NT-TEAM-17)"
+        text = "Your part of the team turn."
+    return {who: Prompt(who, kinds, text)}
+
+
+def _conference(data: TeamData) -> dict[Role, Prompt]:
+    layer = data.layer
+    out: dict[Role, Prompt] = {}
+    for t in layer.teams:
+        conf = t.conference
+        if conf is None:
+            continue
+        if layer.phase == phases.CONF_NIGHT and t.side != layer.phase_side:
+            continue
+        for role in t.members:
+            kinds: dict[str, JSON] = {}
+            if phases.chat_open(layer, t.key):
+                kinds[phases.CHAT_MESSAGE] = "talk to your team (NT-TEAM-6)"
+            if t.ranks is None:
+                kinds[phases.SET_RANKS] = "propose the ranks (NT-TEAM-5)"
+                if t.proposal is not None and role not in t.confirmed:
+                    kinds[phases.CONFIRM_RANKS] = "confirm the proposed ranks (NT-TEAM-5)"
+            if role == t.cinc:
+                kinds[phases.ASSIGN_CORPS] = "assign the corps (NT-TEAM-7)"
+                kinds[phases.CLOSE_CONFERENCE] = "close the conference (NT-TEAM-4)"
+                if conf.kind == phases.NIGHT and conf.messages == 0:
+                    kinds[phases.SKIP_CONFERENCE] = "skip the night conference (NT-TEAM-9)"
+            text = f"The {conf.kind} conference of team {t.key} is open."
+            out[role] = Prompt(role, kinds, text)
+    return dict(sorted(out.items()))

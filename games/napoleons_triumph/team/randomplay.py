@@ -1,0 +1,168 @@
+"""Random legal team play (rulebook chapter 19), for the fuzzer and tests: conferences (ranks
+proposed and confirmed, a random corps assignment, now and then a chat line, the close), written
+orders now and then in the CinC's part, and for set-up, commands and decisions the two-player
+random player (handed in: this package never imports randomplay.py), whose `end_turn` becomes
+`end_part`. Also `team_options` (random team sizes 1..4 a side) and `order_problems`, the
+fuzzer's written-order timing and leak check over the views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
+
+from games.core.protocol import JSON, Action, ActionSpec, Prompt, Rejection, Role
+from games.core.rng import Rng
+from games.napoleons_triumph.scenario import board_for
+from games.napoleons_triumph.state import GameState
+from games.napoleons_triumph.team import phases
+from games.napoleons_triumph.team import written_orders as W
+from games.napoleons_triumph.team.engine import END_PART, WRITE_ORDER, data_of
+from games.napoleons_triumph.team.engine_state import TeamData
+
+TwoPlayer = Callable[[GameState, Role, Rng], Action | None]
+
+
+class Rules(Protocol):
+    def prompts(self, state: GameState) -> Mapping[Role, Prompt]: ...
+    def validate(self, state: GameState, action: Action) -> Sequence[Rejection]: ...
+    def view(self, state: GameState, role: Role) -> JSON: ...
+    def actions(self, state: GameState, role: Role) -> Sequence[ActionSpec]: ...
+
+
+def team_options(rng: Rng) -> dict[str, JSON]:
+    """A random team game: 1..4 seats a side (NT-TEAM-1, -2: sizes may differ)."""
+    roles: dict[str, JSON] = {}
+    for side, prefix in (("AL", "al"), ("F", "fr")):
+        for i in range(1 + rng.below(4)):
+            roles[f"{prefix}{i + 1}"] = side
+    return {"team_play": True, "roles": roles}
+
+
+def random_team_action(
+    rules: Rules, state: GameState, role: Role, rng: Rng, two_player: TwoPlayer
+) -> Action | None:
+    prompt = rules.prompts(state).get(role)
+    if prompt is None:
+        return None
+    data = data_of(state)
+    if data.layer.phase in (phases.CONF_INITIAL, phases.CONF_NIGHT):
+        return _conference(data, role, prompt, rng)
+    if WRITE_ORDER in prompt.kinds and rng.chance(1, 3):
+        action = _order(state, data, role, rng)
+        if action is not None and not rules.validate(state, action):
+            return action
+    if END_PART in prompt.kinds and rng.chance(1, 8):
+        return Action(role, END_PART, {})
+    action = two_player(state, role, rng)
+    if action is not None and action.kind == "end_turn":
+        return Action(role, END_PART, {})
+    if action is None or not rules.validate(state, action):
+        return action
+    # the two-player default answer may use another seat's pieces: a legal choice of this seat
+    legal = [
+        Action(role, spec.kind, p)
+        for spec in rules.actions(state, role)
+        if not spec.any_time and isinstance(spec.choices, dict)
+        for p in _payloads(spec.choices)
+    ]
+    return legal[rng.below(len(legal))] if legal else action
+
+
+def _payloads(choices: dict[str, JSON]) -> list[JSON]:
+    found = choices.get("payloads")
+    return list(found) if isinstance(found, list) else []
+
+
+def _conference(data: TeamData, role: str, prompt: Prompt, rng: Rng) -> Action:
+    team = phases.team_of_role(data.layer, role)
+    assert team is not None
+    assert team.side is not None
+    kinds = prompt.kinds
+    if phases.SET_RANKS in kinds and team.proposal is None:
+        order = list(team.members)
+        rng.shuffle(order)
+        return Action(role, phases.SET_RANKS, {"ranks": {r: i + 1 for i, r in enumerate(order)}})
+    if phases.CONFIRM_RANKS in kinds and team.proposal is not None:
+        ranks: JSON = {r: i + 1 for i, r in enumerate(team.proposal)}
+        return Action(role, phases.CONFIRM_RANKS, {"ranks": ranks})
+    conf = team.conference
+    assert conf is not None
+    if phases.ASSIGN_CORPS in kinds and (team.draft is None or rng.chance(1, 10)):
+        needed = list(
+            conf.in_play
+            if conf.kind == phases.NIGHT
+            else phases.side_commanders(data.layer, team.side)
+        )
+        rng.shuffle(needed)
+        seats = list(team.ranks or team.proposal or team.members)
+        corps: dict[str, JSON] = {c: seats[i % len(seats)] for i, c in enumerate(needed)}
+        if conf.kind == phases.NIGHT and not rng.chance(1, 2):
+            corps = {}  # keep the assignment (the close keeps it)
+        if corps:
+            return Action(role, phases.ASSIGN_CORPS, {"corps": corps})
+    if phases.SKIP_CONFERENCE in kinds and rng.chance(1, 2):
+        return Action(role, phases.SKIP_CONFERENCE, None)
+    closable = conf.kind == phases.NIGHT or team.draft is not None
+    if phases.CLOSE_CONFERENCE in kinds and closable and rng.chance(2, 3):
+        return Action(role, phases.CLOSE_CONFERENCE, None)
+    return Action(role, phases.CHAT_MESSAGE, {"text": f"{role}: hold the line ({rng.below(100)})"})
+
+
+def _order(state: GameState, data: TeamData, role: str, rng: Rng) -> Action | None:
+    """A random legal order to a random subordinate: a verb and 0..3 toponyms, as text or
+    structured (NT-TEAM-19..21)."""
+    team = data.team(state.roles[role])
+    if team is None or len(team.seats) < 2:
+        return None
+    board = board_for(state)
+    recipient = team.seats[1 + rng.below(len(team.seats) - 1)].role
+    ids = [t.id for t in board.toponyms]
+    picked: list[str] = []
+    for _ in range(rng.below(4)):
+        t = ids[rng.below(len(ids))]
+        if t not in picked:
+            picked.append(t)
+    verb = W.Verb.ATTACK if rng.chance(1, 2) else W.Verb.DEFEND
+    order = W.canonical_order(board, verb, picked)
+    if rng.chance(1, 2):
+        return Action(role, WRITE_ORDER, {"recipient": recipient, "text": W.text_en(order, board)})
+    structured: JSON = {"verb": order.verb.value, "toponyms": list[JSON](order.toponyms)}
+    return Action(role, WRITE_ORDER, {"recipient": recipient, "order": structured})
+
+
+def order_problems(rules: Rules, state: GameState, roles: Sequence[Role]) -> list[str]:
+    """The fuzzer's written-order check: every sealed slot of turn k is in its recipient's inbox
+    exactly once his side's team turn k+1 has started (or the game is over), in nobody else's
+    inbox ever, and no other seat's view names it before the game is over (NT-TEAM-22, -23)."""
+    if state.team is None:
+        return []
+    data = data_of(state)
+    board = board_for(state)
+    over = state.phase == "over"
+    out: list[str] = []
+    views = {r: rules.view(state, r) for r in roles}
+    for raw in data.slots:
+        slot = W.WrittenOrder.from_json(raw, board)
+        delivered = over or data.started.get(slot.side, 0) >= slot.turn + 1
+        for r in roles:
+            view = views[r]
+            team = view.get("team") if isinstance(view, dict) else None
+            inbox = team.get("inbox") if isinstance(team, dict) else None
+            has = isinstance(inbox, list) and raw in inbox
+            if has != (r == slot.recipient and delivered):
+                out.append(f"slot {raw} in the inbox of {r}: {has} (delivered {delivered})")
+            if not over and r not in (slot.author, slot.recipient) and _names(view, raw):
+                out.append(f"the view of {r} shows the unread slot {raw}")
+    return out
+
+
+def _names(view: JSON, raw: dict[str, JSON]) -> bool:
+    """Whether the slot (with its order) appears anywhere in a view."""
+    if view == raw:
+        return raw.get("order") is not None
+    if isinstance(view, dict):
+        return any(_names(v, raw) for v in view.values())
+    if isinstance(view, list):
+        return any(_names(v, raw) for v in view)
+    return False
