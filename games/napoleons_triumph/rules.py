@@ -402,7 +402,7 @@ class NapoleonsTriumph:
         kinds = sorted(prompt.kinds.items()) if prompt is not None else []
         ctx = self.ctx(state)
         specs = [
-            ActionSpec(k, str(d), payload_schema(k), choices_for(self, ctx, role, k))
+            ActionSpec(k, str(d), payload_schema(k), self._team_choices(state, role, k, ctx))
             for k, d in kinds
         ]
         specs += [
@@ -412,6 +412,22 @@ class NapoleonsTriumph:
             and (state.team is None or team_engine.is_cinc(state, role))
         ]
         return specs
+
+    def _team_choices(self, state: GameState, role: Role, kind: str, ctx: Ctx) -> JSON:
+        """The choices of `kind` for `role`; in team play only those the team layer lets this
+        seat send (another seat's corps, a decision routed elsewhere: NT-TEAM-35..48)."""
+        from games.napoleons_triumph.choices import choices_for
+
+        choices = choices_for(self, ctx, role, kind)
+        if state.team is None or not isinstance(choices, dict):
+            return choices
+        payloads = choices.get("payloads")
+        if not isinstance(payloads, list):
+            return choices
+        allowed = [
+            p for p in payloads if team_engine.gate_allows(self, state, Action(role, kind, p))
+        ]
+        return {**choices, "payloads": allowed}
 
     def payload_schemas(self) -> Mapping[str, JSON]:
         return {k: payload_schema(k) for k in sorted(PAYLOADS)}

@@ -171,6 +171,19 @@ def apply(core: Core, state: GameState, action: Action) -> tuple[GameState, list
     return new, log
 
 
+def gate_allows(core: Core, state: GameState, action: Action) -> bool:
+    """Whether the team layer lets this engine action through for its seat (authority, the part,
+    the shared budget, the routed decider); the engine's own rules are not judged here. The
+    choices a seat is offered are filtered by it: every input is its own side's or public."""
+    if state.team is None or action.kind in TEAM_KINDS or action.role == SYSTEM:
+        return True
+    try:
+        _gate(core, data_of(state), state, board_for(state), action)
+    except Illegal:
+        return False
+    return True
+
+
 def _refuse_gate(data: TeamData, role: str, kind: str) -> None:
     rej = phases.refusal(data.layer, role, kind)
     if rej is not None:

@@ -60,12 +60,13 @@ def random_team_action(
     if action is None or not rules.validate(state, action):
         return action
     # the two-player default answer may use another seat's pieces: a legal choice of this seat
-    legal = [
+    offered = [
         Action(role, spec.kind, p)
         for spec in rules.actions(state, role)
         if not spec.any_time and isinstance(spec.choices, dict)
         for p in _payloads(spec.choices)
     ]
+    legal = [a for a in offered if not rules.validate(state, a)]
     return legal[rng.below(len(legal))] if legal else action
 
 

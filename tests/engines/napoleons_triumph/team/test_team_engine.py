@@ -358,3 +358,35 @@ def test_views_do_not_leak_unread_orders_over_many_states() -> None:
             action = random_legal_action(R, state, role, rng)
             assert action is not None
             state = R.apply(state, action, Rng(rng.next64())).state
+
+
+def test_every_choice_offered_to_a_seat_is_one_it_may_send() -> None:
+    """`actions` lists, for each prompted seat, only payloads the team layer lets that seat send
+    (not another seat's corps, not a decision routed to a teammate: NT-TEAM-35..48), and the
+    engine accepts each of them."""
+    options: dict[str, JSON] = {
+        "team_play": True,
+        "roles": {"a1": "AL", "a2": "AL", "a3": "AL", "f1": "F", "f2": "F"},
+    }
+    state = new(options, seed=b"choices")
+    rng = Rng(11)
+    checked = 0
+    for _ in range(400):
+        if state.phase == "over":
+            break
+        prompts = R.prompts(state)
+        for role in sorted(prompts):
+            for spec in R.actions(state, role):
+                if spec.any_time or not isinstance(spec.choices, dict):
+                    continue
+                payloads = spec.choices.get("payloads")
+                assert isinstance(payloads, list)
+                for payload in payloads[:8]:
+                    bad = R.validate(state, Action(role, spec.kind, payload))
+                    assert not bad, (role, spec.kind, payload, bad)
+                    checked += 1
+        role = sorted(prompts)[rng.below(len(prompts))]
+        action = random_legal_action(R, state, role, rng)
+        assert action is not None
+        state = R.apply(state, action, Rng(rng.next64())).state
+    assert checked > 200
