@@ -28,6 +28,7 @@ from games.napoleons_triumph.team.phases import (
     SkipConference,
     TeamState,
 )
+from tests.support.napoleons_triumph_team import AL_CORPS, F_CORPS
 
 BOARD = board_named("austerlitz-published")
 COMMANDERS = ph.commanders_of(BOARD)
@@ -35,27 +36,6 @@ MEMBERS = {"AL": ["AL1", "AL2", "AL3"], "F": ["F1", "F2"]}
 OPTS: dict[str, JSON] = {"team_play": True}
 
 # 5.1 fixture corps; the commanders a test does not name go to the CinC (AL1, F1)
-AL_CORPS = {
-    "kienmayer": "AL1",
-    "langeron": "AL2",
-    "dokhturov": "AL2",
-    "kollowrath": "AL3",
-    "bagration": "AL1",
-    "constantine": "AL1",
-    "miloradovich": "AL1",
-    "prebyshevsky": "AL1",
-    "liechtenstein": "AL1",
-}
-F_CORPS = {
-    "vandamme": "F1",
-    "legrand": "F1",
-    "st-hilaire": "F2",
-    "bessieres": "F1",
-    "murat": "F1",
-    "lannes": "F1",
-    "bernadotte": "F1",
-    "davout": "F1",
-}
 ALL_IN_PLAY = COMMANDERS["AL"] + COMMANDERS["F"]
 
 

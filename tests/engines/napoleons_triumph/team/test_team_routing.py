@@ -19,7 +19,7 @@ from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.decisions import DECISIONS, default_answer
 from games.napoleons_triumph.state import AL, DEAD, MAP, F, GameState, Pending
 from games.napoleons_triumph.team.authority import TeamRefused, TeamTurn
-from games.napoleons_triumph.team.model import Team, TeamSeat
+from games.napoleons_triumph.team.model import Team
 from games.napoleons_triumph.team.routing import (
     ATTACKER,
     DEFENDER,
@@ -33,58 +33,10 @@ from games.napoleons_triumph.team.routing import (
     pin_step2,
     route,
 )
-from tests.support.napoleons_triumph import Spec, Table, fragment, position
+from tests.support.napoleons_triumph import Table, position
+from tests.support.napoleons_triumph_team import ALLIES, ASSIGNMENT, FRENCH, tb, team
 
-# --- 5.1 fixtures (as in test_team_authority.py) -------------------------------------------------
-
-TB_LOCALES = {f"L{i}": i for i in range(1, 9)}
-TB_APPROACHES = [
-    ("A12", "L1", "L2"),
-    ("A23", "L2", "L3"),
-    ("A34", "L3", "L4"),
-    ("A45", "L4", "L5"),
-    ("A56", "L5", "L6"),
-    ("A67", "L6", "L7"),
-    ("A48", "L4", "L8"),
-    ("A27", "L2", "L7"),  # impassable
-]
-TB_COMMANDERS = [
-    ("kienmayer", AL, None, False),
-    ("langeron", AL, None, False),
-    ("dokhturov", AL, None, False),
-    ("kollowrath", AL, None, False),
-    ("bagration", AL, None, False),
-    ("liechtenstein", AL, None, False),
-    ("vandamme", F, None, False),
-    ("legrand", F, None, False),
-    ("st-hilaire", F, None, False),
-    ("davout", F, None, True),
-]
-
-
-def tb() -> Board:
-    return fragment(
-        "team-tb", TB_LOCALES, TB_APPROACHES, {"A27": Spec(impassable=True)},
-        commanders=TB_COMMANDERS,
-    )  # fmt: skip
-
-
-def team(side: str, n: int) -> Team:
-    return Team(side, tuple(TeamSeat(f"{side}{r}", side, r) for r in range(1, n + 1)))
-
-
-ALLIES, FRENCH = team(AL, 3), team(F, 2)
 TEAMS = {AL: ALLIES, F: FRENCH}
-ASSIGNMENT: Mapping[str, str] = {
-    "kienmayer": "AL1",
-    "langeron": "AL2",
-    "dokhturov": "AL2",
-    "kollowrath": "AL3",
-    "vandamme": "F1",
-    "legrand": "F1",
-    "st-hilaire": "F2",
-    "davout": "F2",
-}
 FRENCH_ATTACKERS = [
     "F f1 INF3 @L3.R [vandamme]",
     "F f2 INF3 @L3.R [vandamme]",

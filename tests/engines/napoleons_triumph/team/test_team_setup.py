@@ -19,31 +19,11 @@ from games.napoleons_triumph.team import phases as ph
 from games.napoleons_triumph.team import setup as su
 from games.napoleons_triumph.team.phases import AssignCorps, CloseConference, ConfirmRanks, SetRanks
 from games.napoleons_triumph.team.setup import SideSetup
+from tests.support.napoleons_triumph_team import AL_CORPS, F_CORPS
 
 BOARD = board_named("austerlitz-published")
 SMALL = board_named("austerlitz")
 COMMANDERS = ph.commanders_of(BOARD)
-AL_CORPS = {
-    "kienmayer": "AL1",
-    "langeron": "AL2",
-    "dokhturov": "AL2",
-    "kollowrath": "AL3",
-    "bagration": "AL1",
-    "constantine": "AL1",
-    "miloradovich": "AL1",
-    "prebyshevsky": "AL1",
-    "liechtenstein": "AL1",
-}
-F_CORPS = {
-    "vandamme": "F1",
-    "legrand": "F1",
-    "st-hilaire": "F2",
-    "bessieres": "F1",
-    "murat": "F1",
-    "lannes": "F1",
-    "bernadotte": "F1",
-    "davout": "F1",
-}
 
 
 def teams(scenario: str) -> ph.TeamState:
