@@ -13,21 +13,20 @@ A ruleset offers boards by having two methods: `boards() -> Sequence[str]` and
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pbem.api.etags import IF_NONE_MATCH, NOT_MODIFIED, content_etag, not_modified, tagged
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
 
@@ -39,13 +38,6 @@ RULESET_ID = OpenApiParameter(
 )
 BOARD_ID = OpenApiParameter(
     "board", OpenApiTypes.STR, OpenApiParameter.PATH, description="The board's id."
-)
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="An ETag from an earlier answer: 304 if the board is unchanged.",
 )
 
 
@@ -218,24 +210,10 @@ def _board_api(ruleset_id: str) -> tuple[Callable[[], Sequence[str]], Callable[[
     return boards, board_json
 
 
-def etag_of(body: object) -> str:
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return '"' + hashlib.sha256(canonical.encode("utf-8")).hexdigest() + '"'
-
-
-def _matches(request: Request, etag: str) -> bool:
-    header = request.headers.get("If-None-Match", "")
-    tags = {t.strip().removeprefix("W/") for t in header.split(",")}
-    return "*" in tags or etag in tags
-
-
 def cached(request: Request, body: object) -> Response:
     """200 with the body, or 304 when the client holds it already; with ETag and Cache-Control."""
-    etag = etag_of(body)
-    headers = {"ETag": etag, "Cache-Control": f"public, max-age={MAX_AGE}"}
-    if _matches(request, etag):
-        return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-    return Response(body, headers=headers)
+    etag, cache = content_etag(body), f"public, max-age={MAX_AGE}"
+    return not_modified(request, etag, cache) or tagged(Response(body), etag, cache)
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -251,7 +229,7 @@ class BoardListApi(APIView):
         parameters=[RULESET_ID, IF_NONE_MATCH],
         responses={
             200: BoardListOutputSerializer,
-            304: OpenApiResponse(description="unchanged since the ETag sent in If-None-Match"),
+            304: NOT_MODIFIED,
             404: ErrorOutputSerializer,
         },
     )
@@ -271,7 +249,7 @@ class BoardDetailApi(APIView):
         parameters=[RULESET_ID, BOARD_ID, IF_NONE_MATCH],
         responses={
             200: BoardOutputSerializer,
-            304: OpenApiResponse(description="unchanged since the ETag sent in If-None-Match"),
+            304: NOT_MODIFIED,
             404: ErrorOutputSerializer,
         },
     )
@@ -282,4 +260,4 @@ class BoardDetailApi(APIView):
         return cached(request, board_json(board))
 
 
-__all__ = ["BoardDetailApi", "BoardListApi", "etag_of"]
+__all__ = ["BoardDetailApi", "BoardListApi"]

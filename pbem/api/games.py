@@ -23,6 +23,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pbem.api.etags import (
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    SEAT_CACHE,
+    not_modified,
+    seat_etag,
+    tagged,
+)
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.openapi import CHOICES_SCHEMA, JSON_SCHEMA_SCHEMA
 from pbem.api.openapi import view_schema as engine_view_schema
@@ -35,7 +43,9 @@ from pbem.play.selectors import (
     games_for,
     may_read_game,
     numbering_for,
+    reader_position,
     reader_roles,
+    roles_of,
     view_for,
 )
 from pbem.play.services.games import game_create, seat_join
@@ -79,6 +89,12 @@ def game_get(game_id: str, *, head: bool = False) -> Game:
     if game is None:
         raise NotFound("no such game")
     return game
+
+
+def seat_tag(game: Game, user: User, requested: str | None, what: str, **params: object) -> str:
+    """The ETag of `what` read by `user` as `requested` (pbem.api.etags.seat_etag)."""
+    role, position = reader_position(game, user, requested)
+    return seat_etag(game, role, position, roles_of(game, user), {"what": what, **params})
 
 
 def game_out(game: Game, user: User) -> dict[str, Any]:
@@ -328,14 +344,22 @@ class GameViewApi(APIView):
         prompt = PromptOutputSerializer(allow_null=True, help_text="null when not prompted")
         actions = ActionSpecOutputSerializer(many=True)
 
-    @extend_schema(parameters=[GAME_ID, ROLE_QUERY], responses={200: OutputSerializer, **ERRORS})
+    @extend_schema(
+        parameters=[GAME_ID, ROLE_QUERY, IF_NONE_MATCH],
+        responses={200: OutputSerializer, 304: NOT_MODIFIED, **ERRORS},
+    )
     def get(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = game_get(game_id)
         query = self.FilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        seat_view = view_for(game, user, query.validated_data.get("role"))
-        return Response(self.OutputSerializer(seat_view).data)
+        role = query.validated_data.get("role")
+        etag = seat_tag(game, user, role, "view")
+        cached = not_modified(request, etag, SEAT_CACHE)
+        if cached is not None:
+            return cached
+        seat_view = view_for(game, user, role)
+        return tagged(Response(self.OutputSerializer(seat_view).data), etag, SEAT_CACHE)
 
 
 class GameEventsApi(APIView):
@@ -359,8 +383,8 @@ class GameEventsApi(APIView):
         )
 
     @extend_schema(
-        parameters=[GAME_ID, FilterSerializer],
-        responses={200: OutputSerializer(many=True), **ERRORS},
+        parameters=[GAME_ID, FilterSerializer, IF_NONE_MATCH],
+        responses={200: OutputSerializer(many=True), 304: NOT_MODIFIED, **ERRORS},
     )
     def get(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
@@ -368,9 +392,14 @@ class GameEventsApi(APIView):
         query = self.FilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         v = query.validated_data
+        etag = seat_tag(game, user, v.get("role"), "events", after=v["after"])
+        cached = not_modified(request, etag, SEAT_CACHE)
+        if cached is not None:
+            return cached
         # `after` and every `seq` count only the events the reader's role may know exist
         events = events_for(game, user, v.get("role"), v["after"])
-        return Response(self.OutputSerializer(events, many=True).data)
+        body = self.OutputSerializer(events, many=True).data
+        return tagged(Response(body), etag, SEAT_CACHE)
 
 
 class RoleOutputSerializer(serializers.Serializer[Any]):

@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -14,14 +15,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.core.protocol import Rejection
+from games.core.protocol import JSON, Rejection
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import GAME_ID, game_get, request_user
 from pbem.api.openapi import register_order_request
 from pbem.conf import pbem_settings
 from pbem.play.errors import OrderRejected
-from pbem.play.models import OrderIntake
-from pbem.play.selectors import acting_role
+from pbem.play.models import Event, Game, OrderIntake
+from pbem.play.selectors import acting_role, numbering_for
 from pbem.play.services.orders import intake_note, order_submit
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -52,10 +53,17 @@ class IntakeOutputSerializer(serializers.Serializer[Any]):
     )
 
     def get_event_seq(self, intake: OrderIntake) -> int | None:
-        return intake.event.seq if intake.event is not None else None
+        return None if intake.event is None else role_seq(intake.game, intake.role, intake.event)
 
     def get_note(self, intake: OrderIntake) -> str | None:
         return intake_note(intake)
+
+
+def role_seq(game: Game, role: str, event: Event) -> int:
+    """An order's event numbered as its own role reads the log: the global seq counts the events
+    hidden from that role (another seat's written order, a side's standing instruction), so it
+    is never shown (pbem.play.selectors numbering)."""
+    return numbering_for(game, [role]).role_seq(event.seq)
 
 
 class StrictCharField(serializers.CharField):
@@ -127,40 +135,51 @@ class OrderSubmitApi(APIView):
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = game_get(game_id, head=True)  # the pre-check reads the head state loaded here
-        key = request.headers.get("Idempotency-Key", "").strip()
-        if len(key) > KEY_MAX:
-            message = f"the Idempotency-Key header has at most {KEY_MAX} characters"
-            raise ValidationError([ErrorDetail(message, "idempotency_key_too_long")])
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        role = acting_role(game, user, v.get("role"))
-        intake = order_submit(
-            game=game,
-            user=user,
-            role=role,
-            kind=v["kind"],
-            payload=v["payload"],
-            source="api",
-            idempotency_key=key,
-        )
-        eager = settings.CELERY_TASK_ALWAYS_EAGER
-        if eager and intake.status == OrderIntake.Status.REJECTED:  # the eager worker refused it
-            rejections = [
-                Rejection(str(e.get("rule", "")), str(e.get("message", "")), str(e.get("path", "")))
-                for e in intake.errors
-                if isinstance(e, dict)
-            ]
-            raise OrderRejected(rejections, str(intake.pk))  # the handler's 422 shape
-        event = intake.event
-        out = {
-            "intake": intake,
-            "event": None if event is None else {"seq": event.seq, "kind": event.kind},
-        }
-        # eager: applied at once (201); with a broker always 202, for a retry with the same
-        # Idempotency-Key too, whatever the worker decided since (it shows in the intake)
-        code = status.HTTP_201_CREATED if eager and event is not None else status.HTTP_202_ACCEPTED
-        return Response(self.OutputSerializer(out).data, status=code)
+        return order_answer(request, game, user, v.get("role"), v["kind"], v["payload"])
+
+
+def order_answer(
+    request: Request, game: Game, user: User, role: str | None, kind: str, payload: JSON
+) -> Response:
+    """Submit one action of `user` for `role` (pbem.play.services.orders.order_submit) and answer
+    as POST games/<g>/actions does: 201 applied at once (eager), 202 accepted for a worker, the
+    order path's 4xx otherwise. `game` comes with its head state (`game_get(head=True)`)."""
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > KEY_MAX:
+        message = f"the Idempotency-Key header has at most {KEY_MAX} characters"
+        raise ValidationError([ErrorDetail(message, "idempotency_key_too_long")])
+    acting = acting_role(game, user, role)
+    intake = order_submit(
+        game=game,
+        user=user,
+        role=acting,
+        kind=kind,
+        payload=payload,
+        source="api",
+        idempotency_key=key,
+    )
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    if eager and intake.status == OrderIntake.Status.REJECTED:  # the eager worker refused it
+        rejections = [
+            Rejection(str(e.get("rule", "")), str(e.get("message", "")), str(e.get("path", "")))
+            for e in intake.errors
+            if isinstance(e, dict)
+        ]
+        raise OrderRejected(rejections, str(intake.pk))  # the handler's 422 shape
+    event = intake.event
+    out = {
+        "intake": intake,
+        "event": None
+        if event is None
+        else {"seq": role_seq(game, acting, event), "kind": event.kind},
+    }
+    # eager: applied at once (201); with a broker always 202, for a retry with the same
+    # Idempotency-Key too, whatever the worker decided since (it shows in the intake)
+    code = status.HTTP_201_CREATED if eager and event is not None else status.HTTP_202_ACCEPTED
+    return Response(OrderSubmitApi.OutputSerializer(out).data, status=code)
 
 
 # the OpenAPI document types the order body as one alternative per action kind
@@ -182,7 +201,9 @@ class IntakeDetailApi(APIView):
             pk = uuid.UUID(str(intake_id))
         except ValueError:
             raise NotFound("no such intake") from None
-        intake = OrderIntake.objects.select_related("event").filter(pk=pk, user=user).first()
+        intake = (
+            OrderIntake.objects.select_related("event", "game").filter(pk=pk, user=user).first()
+        )
         if intake is None:
             raise NotFound("no such intake")
         return Response(self.OutputSerializer(intake).data)

@@ -23,6 +23,13 @@ from pbem.api.games import (
 )
 from pbem.api.invitations import InvitationListApi, SeatAcceptApi, SeatDeclineApi
 from pbem.api.orders import IntakeDetailApi, OrderSubmitApi
+from pbem.api.team import (
+    ArchiveApi,
+    CommitmentsApi,
+    ConferenceMessagesApi,
+    TeamInboxApi,
+    TeamOutboxApi,
+)
 from pbem.api.users import UserSignupApi, UserVerifyApi
 from pbem.api.verify import GameVerifyApi
 from pbem.api.webhooks import WebhookDeleteApi, WebhookListCreateApi
@@ -58,6 +65,20 @@ urlpatterns = [
         BoardDetailApi.as_view(),
         name="ruleset-board",
     ),
+    # team play (pbem.api.team; digest napoleons-triumph-team.md 3.8)
+    path("games/<str:game_id>/team/orders/inbox", TeamInboxApi.as_view(), name="team-inbox"),
+    path("games/<str:game_id>/team/orders/outbox", TeamOutboxApi.as_view(), name="team-outbox"),
+    path(
+        "games/<str:game_id>/team/conference/messages",
+        ConferenceMessagesApi.as_view(),
+        name="team-conference-messages",
+    ),
+    path(
+        "games/<str:game_id>/orders/commitments",
+        CommitmentsApi.as_view(),
+        name="orders-commitments",
+    ),
+    path("games/<str:game_id>/orders/archive", ArchiveApi.as_view(), name="orders-archive"),
     path("webhooks", WebhookListCreateApi.as_view(), name="webhooks"),
     path("webhooks/<str:webhook_id>", WebhookDeleteApi.as_view(), name="webhook-delete"),
     # deadlines, pauses, substitutes and absences (pbem.api.deadlines)

@@ -139,6 +139,13 @@ def reader_roles(game: Game, user: User) -> list[str]:
     return roles_of(game, user) or [OBSERVER]
 
 
+def reader_position(game: Game, user: User, requested: str | None = None) -> tuple[str, int]:
+    """The role `user` reads `game` as, and how many events that role may know exist: the
+    position an answer read as that role depends on (pbem.api.etags.seat_etag)."""
+    role = reader_role(game, user, requested)
+    return role, numbering_for(game, [role]).role_seq(game.head_seq)
+
+
 def acting_role(game: Game, user: User, requested: str | None = None) -> str:
     """The role an order from `user` is for: the one named (the order service refuses a seat the
     caller does not hold, 403), else their only role, else the only one of their roles that is
@@ -345,6 +352,7 @@ __all__ = [
     "may_read_game",
     "numbering_for",
     "private_kinds_of",
+    "reader_position",
     "reader_role",
     "reader_roles",
     "roles_of",

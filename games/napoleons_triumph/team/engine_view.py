@@ -63,14 +63,17 @@ def team_view(state: GameState, board: Board, role: str) -> JSON:
         "parts_ended": None if data.turn is None else data.turn.parts_ended,
         "budget": _budget(state),
         "inbox": inbox,
-        "commitments": _commitments(data),
+        "commitments": _commitments(state, data, board),
         "chat": _chat(data, role),
     }
     if omni or (mine is not None and mine.ranks is not None and mine.ranks[0] == role):
         out["sent"] = [s.to_json(board) for s in slots if omni or s.author == role]  # NT-TEAM-23
         out["drafts"] = dict(data.drafts) if omni or _is_author(data, role) else {}
     if over:
-        out["archive"] = [s.to_json(board) for s in W.archive(slots, game_over=True)]
+        out["archive"] = [  # NT-TEAM-26, 3.4.5: with nonce and commitment, to recompute
+            W.revealed_json(s, secret_salt=state.salt, game_id=GAME_ID, board=board)
+            for s in W.archive(slots, game_over=True)
+        ]
     return out
 
 
@@ -89,13 +92,18 @@ def _budget(state: GameState) -> JSON:
     }
 
 
-def _commitments(data: TeamData) -> list[JSON]:
-    """3.4.5: which slots are sealed (n - 1 per team turn, empty or not); their hashes are
-    published in the seal's public log line."""
-    return [
-        {"side": raw["side"], "turn": raw["turn"], "recipient": raw["recipient"]}
-        for raw in data.slots
-    ]
+def _commitments(state: GameState, data: TeamData, board: Board) -> list[JSON]:
+    """3.4.5: every sealed slot (n - 1 per team turn, empty or not) with its public commitment,
+    the same digest the seal's public log line published: 64 hex digits whatever the slot
+    holds, so its length and its presence say nothing about the content (L2, L4)."""
+    out: list[JSON] = []
+    for slot in data.written(board):
+        nonce = W.slot_nonce(state.salt, GAME_ID, slot)
+        digest = W.commitment(slot, nonce, game_id=GAME_ID, board=board)
+        out.append(
+            {"side": slot.side, "turn": slot.turn, "recipient": slot.recipient, "digest": digest}
+        )
+    return out
 
 
 def _chat(data: TeamData, role: str) -> list[JSON]:

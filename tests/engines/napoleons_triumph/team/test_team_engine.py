@@ -5,6 +5,7 @@ an unread order), and two-player games unchanged."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -325,6 +326,23 @@ def _views_and_logs(
     return {r: R.view(state, r) for r in state.roles}, logs
 
 
+def _masked(view: JSON) -> JSON:
+    """The view with each commitment's digest replaced by its shape: the digest binds the slot's
+    content by design (3.4.5), and with the secret salt it is a random 64-hex string to anyone
+    else, so only its presence and length may not differ (L2, L4)."""
+    assert isinstance(view, dict)
+    team = view.get("team")
+    if not isinstance(team, dict):
+        return view
+    shapes = []
+    for c in team["commitments"] if isinstance(team["commitments"], list) else []:
+        assert isinstance(c, dict)
+        digest = str(c["digest"])
+        assert re.fullmatch(r"[0-9a-f]{64}", digest), digest
+        shapes.append({**c, "digest": "64 hex"})
+    return {**view, "team": {**team, "commitments": shapes}}
+
+
 def test_views_do_not_leak_unread_orders_over_many_states() -> None:
     samples = 0
     seed = 0
@@ -352,7 +370,7 @@ def test_views_do_not_leak_unread_orders_over_many_states() -> None:
                 for r in state.roles:
                     if r == role:
                         continue  # the author reads his own orders (NT-TEAM-23)
-                    assert with_views[r] == without_views[r], (seed, r)
+                    assert _masked(with_views[r]) == _masked(without_views[r]), (seed, r)
                     assert with_logs[r] == without_logs[r], (seed, r)
                 samples += 1
             action = random_legal_action(R, state, role, rng)
