@@ -17,11 +17,12 @@ side's).
 Each of the --games random team games (1 to 4 seats a side, sizes drawn from the game's seed as
 the fuzzer does, `team_options`) is played twice with the same seeds and the engine's random
 player (`random_action`, chooser as in games/fuzz.py):
-(a) with standing instructions: the first time a side's commander-in-chief is prompted once the
-    ranks are locked (his set-up visit, so it costs no message of its own), he files
-    `set_defense_plan` {"scope": {"default": true}, on_threat defend/strongest, counter
-    win_if_possible, hold all_named, retreat default}: every defence decision with a standing
-    answer (policies.py) is then answered by the engine whenever that answer is legal;
+(a) with standing instructions: the first time each seat is prompted once the conferences let
+    the engine's actions through (in a visit of its own, so it costs no message of its own), it
+    files its own `set_defense_plan` {"scope": {"default": true}, on_threat defend/strongest,
+    counter win_if_possible, hold all_named, retreat default}: every defence decision routed to
+    that seat with a standing answer (policies.py) is then answered by the engine whenever that
+    answer is legal (team digest SRV-1: a seat's plan answers only its own decisions);
 (b) without: no plan is filed.
 In both runs the random player's own random `set_defense_plan` draws are redrawn (they would file
 plans that say "ask"), so everything else is identical until a standing answer changes the game;
@@ -49,7 +50,6 @@ from games.core.rng import Rng
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team import message_count as M
-from games.napoleons_triumph.team.engine import is_cinc
 from games.napoleons_triumph.team.randomplay import team_options
 
 PLAN: dict[str, JSON] = {
@@ -143,13 +143,12 @@ def playout(scenario: str, options: dict[str, JSON], seed: bytes, plans: bool) -
             return Game(seats, steps, len(filed), refused)
         assert n < MAX_ACTIONS, f"{seed!r}: no result after {MAX_ACTIONS} actions"
         role = sorted(prompts)[chooser.below(len(prompts))]
-        side = state.roles[role]
-        if plans and side not in filed and is_cinc(state, role):
+        if plans and role not in filed:
             plan = Action(role, SET_DEFENSE_PLAN, PLAN)
-            if not RULESET.validate(state, plan):  # in the CinC's first visit, his set-up
+            if not RULESET.validate(state, plan):  # in the seat's first visit after the ranks
                 steps.append(M.step_of(state, role))
                 state = RULESET.apply(state, plan, Rng.for_event(seed, 1 << 42)).state
-                filed.append(side)
+                filed.append(role)
         action = draw(state, role, chooser, refused)
         steps.append(M.step_of(state, role))
         state = RULESET.apply(state, action, Rng.for_event(seed, n + 2)).state

@@ -153,14 +153,18 @@ class Ctx:
             lambda viewer: data if viewer not in (None, OBSERVER) else None,  # sides only
         )
 
-    def private(self, side: str, *parts: Part, data: JSON = None) -> None:
-        """A line only `side` (and the omniscient reader) may read."""
+    def private(
+        self, side: str, *parts: Part, data: JSON = None, roles: frozenset[str] | None = None
+    ) -> None:
+        """A line only `side` (and the omniscient reader) may read; with `roles`, only those
+        roles of `side` (a team seat's own standing instruction, SRV-1)."""
         text = render(self.state, side, parts)
+        readers = self.roles_of(side) if roles is None else self.roles_of(side) & roles
         if self._run is not None:  # one entry per audience, so each can be reordered alone
-            self.entries.append(LogEntry(text, self.roles_of(side), data))
+            self.entries.append(LogEntry(text, readers, data))
             self.entries.append(LogEntry(render(self.state, None, parts), frozenset({OMNISCIENT})))
             return
-        self.entries.append(LogEntry(text, self.roles_of(side) | {OMNISCIENT}, data))
+        self.entries.append(LogEntry(text, readers | {OMNISCIENT}, data))
 
     @contextmanager
     def per_unit(self) -> Iterator[None]:

@@ -219,9 +219,10 @@ def default_answer(ctx: Ctx, pending: Pending) -> Answer:
     return decision.default(ctx, pending, atk)
 
 
-def standing_answer(ctx: Ctx, pending: Pending) -> Answer | None:
-    """The answer a stored instruction gives to this decision, or None (ask the player)."""
-    found = D.plan_for(ctx, pending)
+def standing_answer(ctx: Ctx, pending: Pending, owner: str | None = None) -> Answer | None:
+    """The answer a stored instruction gives to this decision, or None (ask the player);
+    `owner` as in policies.plan_for."""
+    found = D.plan_for(ctx, pending, owner)
     decision = DECISIONS.get(pending.kind)
     if found is None or decision is None or decision.standing is None:
         return None

@@ -35,7 +35,7 @@ from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.retreat import default_plan
 from games.napoleons_triumph.road_attack.options import road_attacks
-from games.napoleons_triumph.state import Attack, Pending, Unit, other
+from games.napoleons_triumph.state import Attack, GameState, Pending, Unit, other
 
 PLAN_KEYS = {"scope", "on_threat", "counter", "loss_priority", "retreat", "hold"}
 
@@ -247,8 +247,16 @@ def _starts_blocking(ctx: Ctx, spec: dict[str, JSON]) -> bool:
 # ----------------------------------------------------------------------------- standing plans
 
 
-def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
-    """Store a standing instruction (digest 4.5). Private: only `side` sees it."""
+def plan_key(state: GameState, role: str, side: str) -> str:
+    """Whose standing instructions a plan belongs to: the side's in a two-player game; in team
+    play the filing seat's own (team digest SRV-1: a seat's plan answers only the decisions the
+    router gives that seat, never another seat's)."""
+    return role if state.team is not None else side
+
+
+def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON], role: str = "") -> None:
+    """Store a standing instruction (digest 4.5). Private: only `side` sees it; in team play
+    only the seat that filed it (SRV-1, table 3.5.2 "standing instructions of a seat")."""
     for key in p:
         require(key in PLAN_KEYS, "NT-0", f"unknown plan field {key!r}", f"/{key}")
     scope = P.mapping(p, "scope")
@@ -292,7 +300,8 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     require(
         retreat in ("default", "ask"), "NT-0", "retreat.mode is default or ask", "/retreat/mode"
     )
-    plans = dict(ctx.state.plans.get(side, {}))
+    key = plan_key(ctx.state, role, side)
+    plans = dict(ctx.state.plans.get(key, {}))
     plans[scope_key] = {
         "mode": mode,
         "leading": lead,
@@ -301,21 +310,24 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         "hold": hold,
         "retreat": retreat,
     }
-    ctx.state.plans[side] = plans
-    ctx.private(side, f"Standing instruction stored for {scope_key}.")
+    ctx.state.plans[key] = plans
+    seat = frozenset({role}) if key == role else None
+    ctx.private(side, f"Standing instruction stored for {scope_key}.", roles=seat)
 
 
 Plan = dict[str, JSON]  # one stored standing instruction (set_defense_plan)
 
 
-def plan_for(ctx: Ctx, pending: Pending) -> tuple[Attack, Plan] | None:
+def plan_for(ctx: Ctx, pending: Pending, owner: str | None = None) -> tuple[Attack, Plan] | None:
     """The defender's standing instruction for the attacked locale (else its default one), or
-    None: no attack, the attacker decides, or no instruction is stored (digest 4.5)."""
+    None: no attack, the attacker decides, or no instruction is stored (digest 4.5). `owner`:
+    whose plans answer (team play: the seat the decision is routed to, SRV-1); the side's by
+    default."""
     state = ctx.state
     atk = state.attack
     if atk is None or pending.side == atk.attacker:
         return None
-    plans = state.plans.get(pending.side, {})
+    plans = state.plans.get(owner if owner is not None else pending.side, {})
     raw = plans.get(str(atk.def_locale)) or plans.get("default")
     if not isinstance(raw, dict):
         return None

@@ -12,12 +12,14 @@ in when it builds RULESET.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+import copy
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from games.core.log import lines_for
 from games.core.protocol import (
     JSON,
+    OMNISCIENT,
     SYSTEM,
     Action,
     ActionSpec,
@@ -51,9 +53,10 @@ from games.napoleons_triumph.errors import Illegal, SetupRefused, require
 from games.napoleons_triumph.morale import GameOver
 from games.napoleons_triumph.scenario import DEFAULT_ROLES, board_for, new_game, roles_of, team_play
 from games.napoleons_triumph.schemas import PAYLOADS, VIEW_SCHEMA, payload_schema, schema_errors
-from games.napoleons_triumph.state import GameState
+from games.napoleons_triumph.state import GameState, Pending
 from games.napoleons_triumph.team import engine as team_engine
 from games.napoleons_triumph.team.engine_prompts import prompts as team_prompts
+from games.napoleons_triumph.team.engine_prompts import team_choices
 from games.napoleons_triumph.team.engine_view import team_view
 from games.napoleons_triumph.turns import end_turn, start_game
 
@@ -141,7 +144,7 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         auction.refuse_outside(state, kind)
     side = _side_of(state, action.role)
     if kind == "set_defense_plan":
-        policies.set_defense_plan(ctx, side, p)
+        policies.set_defense_plan(ctx, side, p, action.role)
         return
     if kind == "resign":
         _resign(ctx, side)
@@ -210,13 +213,21 @@ def _resign(ctx: Ctx, side: str) -> None:
     ctx.log(f"The {'French' if side == 'F' else 'Allies'} resign.")
 
 
-def _auto_answers(ctx: Ctx) -> Ctx:
-    """Apply standing instructions to open defender decisions while they are legal (digest 4.5)."""
+PlanOwner = Callable[[GameState, Pending], str | None]
+
+
+def _auto_answers(ctx: Ctx, owner_of: PlanOwner | None = None) -> Ctx:
+    """Apply standing instructions to open defender decisions while they are legal (digest 4.5).
+    `owner_of` names whose plans answer an open decision (team play: the seat it is routed to,
+    SRV-1; None there: nobody's); the side's by default."""
     for _ in range(50):
         pending = ctx.state.pending
         if pending is None:
             return ctx
-        answer = standing_answer(ctx, pending)
+        owner = None if owner_of is None else owner_of(ctx.state, pending)
+        if owner_of is not None and owner is None:
+            return ctx
+        answer = standing_answer(ctx, pending, owner)
         if answer is None:
             return ctx
         trial = Ctx(ctx.board, S.clone(ctx.state), list(ctx.entries))
@@ -343,19 +354,24 @@ class NapoleonsTriumph:
             ctx = self.core_run(state, action)
         return ctx, before != (ctx.state.active, ctx.state.turn_number) or ctx.state.phase == "over"
 
-    def core_run(self, state: GameState, action: Action) -> Ctx:
-        """The two-player engine: the action on a clone, then the standing answers."""
+    def core_run(self, state: GameState, action: Action, owner_of: PlanOwner | None = None) -> Ctx:
+        """The two-player engine: the action on a clone, then the standing answers (`owner_of`:
+        whose plans answer, see _auto_answers)."""
         ctx = Ctx(board_for(state), S.clone(state))
         _run(ctx, action)
-        return _auto_answers(ctx)
+        return _auto_answers(ctx, owner_of)
 
     def view(self, state: GameState, role: Role) -> JSON:
         ctx = self.ctx(state)
         out = V.view(ctx, role)
         if state.team is not None and isinstance(out, dict):
             out["team"] = team_view(state, ctx.board, role)
-            if not team_engine.is_cinc(state, role):  # AMB (ours): the CinC's standing plan
-                out.pop("standing_instructions", None)
+            out.pop("standing_instructions", None)  # SRV-1: each seat reads only its own
+            if role in state.plans:
+                out["standing_instructions"] = copy.deepcopy(state.plans[role])
+            elif role == OMNISCIENT:
+                everyone: dict[str, JSON] = {r: copy.deepcopy(p) for r, p in state.plans.items()}
+                out["standing_instructions"] = everyone
         return out
 
     def result(self, state: GameState) -> Result | None:
@@ -409,7 +425,8 @@ class NapoleonsTriumph:
             ActionSpec(k, ANY_TIME[k], payload_schema(k), choices_for(self, ctx, role, k), True)
             for k in sorted(ALWAYS)
             if not in_auction  # NT-134: no side yet, so no standing instructions or resignation
-            and (state.team is None or team_engine.is_cinc(state, role))
+            # team play: set_defense_plan for every seat (SRV-1), resign for the CinC
+            and (state.team is None or team_engine.gate_allows(self, state, Action(role, k, {})))
         ]
         return specs
 
@@ -418,6 +435,13 @@ class NapoleonsTriumph:
         seat send (another seat's corps, a decision routed elsewhere: NT-TEAM-35..48)."""
         from games.napoleons_triumph.choices import choices_for
 
+        if state.team is not None and kind in team_engine.TEAM_KINDS:
+            listed = team_choices(state, role, kind)
+            payloads = listed.get("payloads") if isinstance(listed, dict) else None
+            if not isinstance(listed, dict) or not isinstance(payloads, list):
+                return listed
+            legal = [p for p in payloads if not self.validate(state, Action(role, kind, p))]
+            return {**listed, "payloads": legal}
         choices = choices_for(self, ctx, role, kind)
         if state.team is None or not isinstance(choices, dict):
             return choices

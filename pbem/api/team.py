@@ -31,7 +31,7 @@ from pbem.play.models import Game
 from pbem.play.selectors import SeatView, view_for
 
 CHAT_KIND = "chat_message"  # NT-TEAM-6, -13: the engine opens and closes it with the conferences
-CHAT_MAX = 2000
+CHAT_MAX = 4000  # as the engine schema of chat_message
 ERRORS: dict[int, Any] = {
     400: ErrorOutputSerializer,
     403: ErrorOutputSerializer,

@@ -56,6 +56,8 @@ class Game(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
     head_seq = models.PositiveIntegerField(default=0)  # last appended seq: the CAS column
     head_hash = models.CharField(max_length=64, blank=True)
+    # events of the ruleset's private kinds appended so far: the dice key counts the others
+    private_events = models.PositiveIntegerField(default=0)
     active_roles = models.JSONField(default=list, blank=True)  # who is prompted now
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -146,6 +148,7 @@ class Event(models.Model):
     turn_ended = models.BooleanField(default=False)
     source = models.CharField(max_length=12)  # api | web | email | worker | admin | system
     source_ref = models.CharField(max_length=120, blank=True)  # idempotency key / intake id
+    rng_key = models.BigIntegerField(null=True, blank=True)  # the dice key; null: its seq
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

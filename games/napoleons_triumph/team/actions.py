@@ -76,7 +76,7 @@ def pair_obj(pairs: Sequence[tuple[str, str]]) -> dict[str, JSON]:
     return out
 
 
-def _ranks_payload(ranks: tuple[str, ...]) -> JSON:
+def ranks_payload(ranks: tuple[str, ...]) -> JSON:
     return {"ranks": {r: i + 1 for i, r in enumerate(ranks)}}
 
 
@@ -85,7 +85,7 @@ def action_to_json(action: TeamAction) -> Action:
     kind = kind_of(action)
     payload: JSON = None
     if isinstance(action, SetRanks | ConfirmRanks):
-        payload = _ranks_payload(action.ranks)
+        payload = ranks_payload(action.ranks)
     elif isinstance(action, AssignCorps):
         payload = {"corps": pair_obj(action.corps)}
     elif isinstance(action, ChatMessage):

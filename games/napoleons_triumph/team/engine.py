@@ -21,7 +21,7 @@ close, team turns start (deliveries), the game ends (engine_log.py writes the li
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Protocol
 
@@ -32,7 +32,7 @@ from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.schemas import schema_errors
-from games.napoleons_triumph.state import GameState, clone
+from games.napoleons_triumph.state import GameState, Pending, clone
 from games.napoleons_triumph.team import authority, phases, routing
 from games.napoleons_triumph.team import engine_state as ES
 from games.napoleons_triumph.team import written_orders as W
@@ -57,14 +57,20 @@ TEAM_SECRET_KINDS = (
     phases.ASSIGN_CORPS,
 )
 TEAM_KINDS = (*phases.KINDS, END_PART, WRITE_ORDER)
-CINC_ONLY = ("set_defense_plan", "resign")  # AMB (ours): the team's standing plan and surrender
+CINC_ONLY = ("resign",)  # AMB (ours): the team's surrender
+PLAN = "set_defense_plan"  # SRV-1: every seat files its own, at any time
 
 
 class Core(Protocol):
     """The two-player engine as the team layer uses it (rules.NapoleonsTriumph)."""
 
     def core_prompts(self, state: GameState) -> Mapping[Role, Prompt]: ...
-    def core_run(self, state: GameState, action: Action) -> Ctx: ...
+    def core_run(
+        self,
+        state: GameState,
+        action: Action,
+        owner_of: Callable[[GameState, Pending], str | None] | None = None,
+    ) -> Ctx: ...
 
 
 def new_team(state: GameState, board: Board) -> dict[str, JSON]:
@@ -118,6 +124,17 @@ def decider(data: TeamData, state: GameState, board: Board) -> str | None:
     return routing.decider(state, board, teams, data.assignment(), data.turn, step2)
 
 
+def plan_owner(data: TeamData, board: Board) -> Callable[[GameState, Pending], str | None]:
+    """SRV-1: whose standing instructions answer an open decision: the seat the router gives it
+    to (the step-(2) decider pinned first for a new attack, NT-TEAM-40), never another seat."""
+
+    def owner(state: GameState, pending: Pending) -> str | None:
+        _pin(state, data, board)
+        return decider(data, state, board)
+
+    return owner
+
+
 def may_write(data: TeamData, state: GameState, role: str) -> bool:
     """NT-TEAM-18 (a), AMB-3: the order phase is the CinC's own part of his team turn."""
     side = state.roles.get(role)
@@ -132,7 +149,13 @@ def may_write(data: TeamData, state: GameState, role: str) -> bool:
         and turn.side == side == state.active
         and turn.turn_number == state.turn_number
         and turn.parts_ended == 0
+        and not sealed(data, side, data.started.get(side, 0))  # NT-TEAM-18 (a): first command
     )
+
+
+def sealed(data: TeamData, side: str, k: int) -> bool:
+    """Whether the order phase of `side`'s team turn `k` has closed (its slots exist)."""
+    return any(s["side"] == side and s["turn"] == k for s in data.slots)
 
 
 # ------------------------------------------------------------------------------------ apply
@@ -163,7 +186,11 @@ def apply(core: Core, state: GameState, action: Action) -> tuple[GameState, list
         new = clone(state)
     else:
         _gate(core, data, state, board, action)
-        ctx = core.core_run(state, action)
+        if kind not in (PLAN, *CINC_ONLY) and may_write(data, state, role):
+            team = data.team(state.roles[role])
+            assert team is not None
+            _seal(state, data, team, board, log)  # NT-TEAM-18 (a), AMB-3: his first command
+        ctx = core.core_run(state, action, plan_owner(data, board))
         new = ctx.state
         log += ctx.entries
     _sync(new, data, board, log)
@@ -198,6 +225,8 @@ def _gate(core: Core, data: TeamData, state: GameState, board: Board, action: Ac
     team = data.team(side)
     assert team is not None  # the ranks are locked once no conference gates the engine
     payload = action.payload if isinstance(action.payload, dict) else {}
+    if kind == PLAN:
+        return  # SRV-1: a seat's own standing instruction, whoever acts or decides now
     if kind in CINC_ONLY:
         if role != team.cinc.role:
             raise TeamRefused(
@@ -331,12 +360,12 @@ def _end_part(
     if pending is not None:
         raise Illegal("NT-35", f"the open decision is {pending.kind}: it is answered first")
     data.turn = authority.end_part(team, turn, role)
-    if turn.parts_ended == 0:
+    if turn.parts_ended == 0 and not sealed(data, side, data.started.get(side, 0)):
         _seal(state, data, team, board, log)
     log.append(public_line(f"Rank {team.seat(role).rank} of {side} ends his part of the turn."))
     if authority.acting_role(team, data.turn) is not None:
         return clone(state)
-    ctx = core.core_run(state, Action(role, "end_turn", {}))
+    ctx = core.core_run(state, Action(role, "end_turn", {}), plan_owner(data, board))
     log += ctx.entries
     return ctx.state
 
@@ -401,7 +430,7 @@ def _deadline(
     who = acting(data, state)
     if state.phase == "turn" and state.pending is None and who is not None:
         return _end_part(core, state, data, board, who, log)
-    ctx = core.core_run(state, action)
+    ctx = core.core_run(state, action, plan_owner(data, board))
     log += ctx.entries
     return ctx.state
 
@@ -420,7 +449,8 @@ def _sync(state: GameState, data: TeamData, board: Board, log: list[LogEntry]) -
         team = None if turn is None else data.team(turn.side)
         if turn is not None and team is not None and turn.parts_ended == 0:
             data.turn = replace(turn, parts_ended=1)  # 3.4.1: the end seals the open drafts
-            _seal(state, data, team, board, log)
+            if not sealed(data, team.side, data.started.get(team.side, 0)):
+                _seal(state, data, team, board, log)
     _pin(state, data, board)
 
 

@@ -8,11 +8,13 @@ play the acting seat of the team turn (NT-TEAM-32: commands, `end_part`, the Cin
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import permutations
 
 from games.core.protocol import JSON, Prompt, Role
 from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team import phases
+from games.napoleons_triumph.team.actions import ranks_payload
 from games.napoleons_triumph.team.engine import (
     END_PART,
     WRITE_ORDER,
@@ -47,6 +49,25 @@ def prompts(core: Core, state: GameState) -> Mapping[Role, Prompt]:
             kinds[WRITE_ORDER] = "a written order to a subordinate (NT-TEAM-17)"
         text = "Your part of the team turn."
     return {who: Prompt(who, kinds, text)}
+
+
+def team_choices(state: GameState, role: str, kind: str) -> JSON:
+    """The legal payloads of a team kind the seat is prompted for: the payload-less ones and the
+    rank orders it may propose or confirm, listed in full; free text (a chat message, a written
+    order) and the corps assignment (too many to list) are null: the schema and the view say
+    what they take."""
+    if kind in (END_PART, phases.CLOSE_CONFERENCE, phases.SKIP_CONFERENCE):
+        return {"payloads": [{}], "complete": True}
+    team = phases.team_of_role(data_of(state).layer, role)
+    if team is None:
+        return {"payloads": [], "complete": True}
+    if kind == phases.CONFIRM_RANKS:
+        proposal = [] if team.proposal is None else [ranks_payload(team.proposal)]
+        return {"payloads": list[JSON](proposal), "complete": True}
+    if kind == phases.SET_RANKS and len(team.members) <= 4:  # NT-TEAM-2: at most 4! orders
+        orders = [ranks_payload(p) for p in permutations(sorted(team.members))]
+        return {"payloads": list[JSON](orders), "complete": True}
+    return None
 
 
 def _conference(data: TeamData) -> dict[Role, Prompt]:

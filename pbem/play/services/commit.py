@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from django.db import IntegrityError
 
 from games.core.protocol import Action, Rejection
+from games.core.rng import Rng
 from pbem.play.errors import StaleHead
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import event_append, rng_for, state_at
+from pbem.play.services.log import dice_key, event_append, state_at
 
 TRIES = 3
 
@@ -62,7 +63,8 @@ def action_commit(
             rejections = tuple(ruleset.validate(state, action))
             if rejections:
                 return Commit(rejections=rejections)
-        step = ruleset.apply(state, action, rng_for(game, head + 1))
+        key = dice_key(game, action, ruleset.private_kinds())
+        step = ruleset.apply(state, action, Rng.for_event(bytes(game.seed), key))
         try:
             event = event_append(
                 game=game,
@@ -72,6 +74,7 @@ def action_commit(
                 source=source,
                 source_ref=source_ref,
                 actor_id=actor_id,
+                rng_key=key,
             )
         except (StaleHead, IntegrityError):
             continue  # somebody appended first: look again at the new head

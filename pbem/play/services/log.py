@@ -8,9 +8,11 @@ before them plus a replay.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.core.canonical import canonical_json, state_hash, text_hash
@@ -40,7 +42,35 @@ def config_of(game: Game) -> GameConfig:
 
 
 def rng_for(game: Game, seq: int) -> Rng:
+    """The dice of event `seq` keyed by its seq (the set-up, and events written before
+    `Event.rng_key`)."""
     return Rng.for_event(bytes(game.seed), seq)
+
+
+def rng_of(game: Game, event: Event) -> Rng:
+    """The dice a logged event was applied with (its `rng_key`, else its seq)."""
+    key = event.rng_key if event.rng_key is not None else event.seq
+    return Rng.for_event(bytes(game.seed), key)
+
+
+PUBLIC_DICE = 1 << 61  # the key domains: apart from each other and from the seqs of older events
+PRIVATE_DICE = 1 << 62
+
+
+def dice_key(game: Game, action: Action, private_kinds: frozenset[str]) -> int:
+    """The dice key of the next event (`game` at its head). Keyed by the seq, an event's dice
+    would depend on how many events came before it, another seat's secret ones too (a written
+    order, a standing instruction): the dice of the next combat would differ with and without
+    them, a channel to whoever compares. So an event of a public kind is keyed by how many
+    public-kind events precede it, and one of a private kind (it may roll dice when a standing
+    instruction answers a decision at once) by its own role's count of them and that public
+    count: no key depends on an event hidden from someone, and no two events share one."""
+    public_before = game.head_seq - game.private_events
+    if action.kind not in private_kinds:
+        return PUBLIC_DICE + public_before + 1
+    own = Event.objects.filter(game=game, role=action.role, kind__in=private_kinds).count()
+    name = f"{action.role}\n{own}\n{public_before}".encode()
+    return PRIVATE_DICE + int.from_bytes(hashlib.blake2b(name, digest_size=7).digest(), "big")
 
 
 def log_to_json(entries: tuple[LogEntry, ...]) -> list[JSON]:
@@ -133,7 +163,7 @@ def state_at(game: Game, seq: int, verify: bool = True, head: bool = True) -> ob
     else:
         state, start = initial_state(game, ruleset), 1
     for ev in Event.objects.filter(game=game, seq__gt=start, seq__lte=seq).order_by("seq"):
-        step = ruleset.apply(state, Action(ev.role, ev.kind, ev.payload), rng_for(game, ev.seq))
+        step = ruleset.apply(state, Action(ev.role, ev.kind, ev.payload), rng_of(game, ev))
         state = step.state
         if verify and state_hash(ruleset.dump(state)) != ev.state_hash:
             raise ReplayDiverged(f"game {game.pk}: event {ev.seq} does not replay to its hash")
@@ -149,10 +179,13 @@ def event_append(
     source: str,
     source_ref: str = "",
     actor_id: int | None = None,
+    rng_key: int | None = None,
 ) -> Event:
     """Append event `after_seq + 1` if the game's head is still `after_seq` (else StaleHead).
-    One transaction: the head update, the event, a snapshot when due."""
+    One transaction: the head update, the event, a snapshot when due. `rng_key`: the dice key
+    `step` was computed with (`dice_key`; None: the seq)."""
     ruleset = ruleset_get(game.ruleset_id)
+    private = action.kind in ruleset.private_kinds()
     seq = after_seq + 1
     dumped = ruleset.dump(step.state)
     text = canonical_json(dumped)  # written once: hashed here, kept by the head-state cache
@@ -168,6 +201,7 @@ def event_append(
             status=Game.Status.FINISHED if result is not None else Game.Status.ACTIVE,
             finished_at=now if result is not None else None,
             updated_at=now,
+            private_events=F("private_events") + int(private),
         )
         if changed != 1:
             raise StaleHead(f"game {game.pk} is no longer at event {after_seq}")
@@ -185,6 +219,7 @@ def event_append(
             actor_id=actor_id,
             now=now,
             snapshot=step.turn_ended or seq % every == 0 or result is not None,
+            rng_key=rng_key,
         )
         deadline_on_event(game=game, event=event)  # whose turn it is may have changed
         _plan_notifications(
@@ -194,6 +229,7 @@ def event_append(
             finished=result is not None,
         )
     game.head_seq, game.head_hash = seq, digest
+    game.private_events += int(private)
     headcache.put(game.pk, seq, ruleset.version, digest, text)  # keyed by its hash: never stale
     return event
 
@@ -240,6 +276,7 @@ def _event_write(
     actor_id: int | None,
     now: datetime,
     snapshot: bool,
+    rng_key: int | None = None,
 ) -> Event:
     """The rows of one event: the event, the head state, a snapshot when due."""
     event = Event.objects.create(
@@ -256,6 +293,7 @@ def _event_write(
         source=source,
         source_ref=source_ref,
         created_at=now,
+        rng_key=rng_key,
     )
     head_state_put(game, seq, version, dumped, digest)
     if snapshot:

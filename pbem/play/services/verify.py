@@ -1,7 +1,8 @@
 """Auditable dice: replay a whole game from its seed and check every hash.
 
 `game_verify` rebuilds the state from the secret seed alone (event 1 `.setup` is the engine's
-set-up with `rng_for(game, 1)`, every later event is applied with `rng_for(game, seq)`), never
+set-up with `rng_for(game, 1)`, every later event is applied with its dice key `rng_of(game,
+event)`: services/log.py dice_key), never
 trusting a snapshot, and checks: the seq is gapless from 1, every stored `state_hash`, the game's
 head (seq and hash), every snapshot and the head state (caches: each must hash to the replayed
 state), and that sha256(seed) is the commitment published at creation. `seed_reveal` gives the
@@ -19,7 +20,7 @@ from games.core.canonical import state_hash
 from games.core.protocol import SETUP_KIND, Action
 from pbem.play.models import Event, Game, HeadState, Snapshot
 from pbem.play.rulesets import UnknownRuleset, ruleset_get
-from pbem.play.services.log import config_of, rng_for
+from pbem.play.services.log import config_of, rng_for, rng_of
 
 
 @dataclass
@@ -83,7 +84,7 @@ def game_verify(*, game: Game) -> VerifyReport:
                 state = ruleset.setup(config_of(game), rng_for(game, 1))
             else:
                 action = Action(ev.role, ev.kind, ev.payload)
-                state = ruleset.apply(state, action, rng_for(game, ev.seq)).state
+                state = ruleset.apply(state, action, rng_of(game, ev)).state
             digest = state_hash(ruleset.dump(state))
         except Exception as e:  # an engine refusing a logged action is a mismatch, not a crash
             report.fail(

@@ -22,7 +22,7 @@ from pbem.conf import pbem_settings
 from pbem.play.management.commands._common import game_find
 from pbem.play.models import Event, Game, Snapshot
 from pbem.play.rulesets import ruleset_get
-from pbem.play.services.log import config_of, head_state_put, rng_for
+from pbem.play.services.log import config_of, head_state_put, rng_for, rng_of
 from pbem.play.services.verify import game_verify
 
 
@@ -40,7 +40,7 @@ def snapshots_rebuild(game: Game) -> int:
             state = ruleset.setup(config_of(game), rng_for(game, 1))
         else:
             state = ruleset.apply(
-                state, Action(ev.role, ev.kind, ev.payload), rng_for(game, ev.seq)
+                state, Action(ev.role, ev.kind, ev.payload), rng_of(game, ev)
             ).state
         dumped = ruleset.dump(state)
         digest = state_hash(dumped)

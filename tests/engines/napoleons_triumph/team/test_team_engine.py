@@ -334,7 +334,7 @@ def _masked(view: JSON) -> JSON:
     team = view.get("team")
     if not isinstance(team, dict):
         return view
-    shapes = []
+    shapes: list[JSON] = []
     for c in team["commitments"] if isinstance(team["commitments"], list) else []:
         assert isinstance(c, dict)
         digest = str(c["digest"])
