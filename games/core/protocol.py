@@ -109,6 +109,14 @@ class ActionSpec:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
+    """One log line for `audience` (None: everyone).
+
+    Notice convention (pbem.notify): the `data` of a PUBLIC line (audience None) may carry
+    `{"notice": {"roles": [role, ...], "title": str}}`. Every listed role gets ONE notification
+    of kind `turn_begins` for the event (the acting role too), all with the same subject built
+    from `title` (team play L5: "Round 4, Allied turn begins"); its body is rendered from the
+    recipient's own view only. A notice on a line with an audience is ignored."""
+
     text: str
     audience: frozenset[Role] | None = None  # None = everyone
     data: JSON = None

@@ -14,7 +14,9 @@ from django.template.loader import render_to_string
 
 from games.core.protocol import JSON
 from pbem.conf import DEFAULTS, pbem_settings
-from pbem.notify.models import Notification
+from pbem.notify.models import Kind, Notification
+from pbem.notify.notice import notice_title
+from pbem.notify.written_order import written_order_block
 from pbem.play.models import Event, Game
 from pbem.play.rulesets import ruleset_get
 from pbem.play.selectors import event_lines_for, numbering_for
@@ -158,6 +160,19 @@ def notification_context(n: Notification) -> dict[str, Any]:
         "creator": game.created_by.username if game.created_by is not None else "",
         # the game's clock as it stands when the mail is written, not game state
         "deadline_at": game.deadline_at if clock else None,
+        **_turn_begins_context(n, view),
+    }
+
+
+def _turn_begins_context(n: Notification, view: JSON) -> dict[str, Any]:
+    """A team turn start (notice convention, L5): the public title shared by every seat of the
+    team, and the written-order block from the recipient's own view (team digest 3.8)."""
+    if n.kind != Kind.TURN_BEGINS:
+        return {}
+    block = written_order_block(view, n.role)
+    return {
+        "notice_title": notice_title(n.event.log, n.role),
+        "written_order": None if block is None else block.to_context(),
     }
 
 

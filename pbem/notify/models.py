@@ -15,6 +15,7 @@ from django.db.models import Q
 class Kind(models.TextChoices):
     YOUR_TURN = "your_turn"
     TURN_RESOLVED = "turn_resolved"
+    TURN_BEGINS = "turn_begins"  # a public notice names the seat: e.g. its team's turn (L5)
     DEADLINE_SOON = "deadline_soon"
     DEADLINE_CHANGED = "deadline_changed"  # the creator changed the time per turn or the policy
     GAME_OVER = "game_over"

@@ -2,9 +2,14 @@
 deliver each exactly once, retry with backoff, sweep what was lost, send daily digests.
 
 - `notifications_plan` is called by `pbem.play.services.log.event_append` inside the event's
-  transaction. At most one kind per seat per event (game_over > your_turn > turn_resolved); the
-  acting role is never told of its own action; a seat with no user gets nothing. Rows are
-  unique by `f"{event_id}:{channel_id}:{kind}"`, so planning twice is harmless.
+  transaction. At most one kind per seat per event (game_over > turn_begins > your_turn >
+  turn_resolved); the acting role is never told of its own action, except of `turn_begins`
+  (see `kinds_for_event`); a seat with no user gets nothing. Rows are unique by
+  `f"{event_id}:{channel_id}:{kind}"`, so planning twice is harmless.
+- Side channels (team digest L7): a message carries the recipient role's event number (its own
+  numbering, which counts no event hidden from it), never the global seq, and an opaque delivery
+  id (`delivery_id`, from that numbering), never the dedupe key (it holds the server-wide event
+  id).
 - `notify_game_started` tells the first movers at the start (event 1 has no `event_append`);
   `notify_deadline_changed` tells the other seats of a new turn clock (a tag per change).
 - `notification_deliver` claims a row with `UPDATE .. SET status='sending' WHERE status='pending'`
@@ -13,11 +18,14 @@ deliver each exactly once, retry with backoff, sweep what was lost, send daily d
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -26,6 +34,7 @@ from django.utils import timezone
 from pbem.conf import pbem_settings
 from pbem.notify.content import notification_content, render
 from pbem.notify.models import DigestRun, Kind, Notification, NotificationPref, WebhookEndpoint
+from pbem.notify.notice import notice_roles
 from pbem.notify.transports import transport_class
 from pbem.notify.transports.base import Message, TransportError
 from pbem.notify.transports.email import mail_domain, mail_send
@@ -67,14 +76,27 @@ def kinds_for_event(
     prompted_before: Sequence[str],
     prompted_after: Sequence[str],
     finished: bool,
+    notice_roles: Collection[str] = (),
 ) -> dict[str, str]:
-    """role -> the one kind of news that seat gets for this event (none for most seats)."""
+    """role -> the one kind of news that seat gets for this event (none for most seats).
+
+    game_over > turn_begins > your_turn > turn_resolved. `notice_roles` are the roles a public
+    notice names (pbem.notify.notice): each gets `turn_begins`, the acting role too. That is no
+    news of its own action: a turn start tells every seat of the team the same thing (L5) and
+    carries each one's delivered written order, which the actor has no other mail for; leaving
+    the actor out would make the set of mails depend on who acted. (A seat that ends the other
+    side's turn is never in the starting team anyway; the actor can be named only when his own
+    action starts his team's turn, e.g. the CinC closing the night conference, NT-TEAM-9.)"""
     roles = sorted(set(seat_roles))
     if finished:
         return dict.fromkeys(roles, Kind.GAME_OVER)
     out: dict[str, str] = {}
     newly = set(prompted_after) - set(prompted_before)
+    named = set(notice_roles)
     for role in roles:
+        if role in named:
+            out[role] = Kind.TURN_BEGINS  # L5: one mail per seat of the team, same subject
+            continue
         if role == event.role:
             continue  # never tell a player of their own action
         if role in newly:
@@ -191,6 +213,7 @@ def notifications_plan(
                 prompted_before=prompted_before,
                 prompted_after=prompted_after,
                 finished=finished,
+                notice_roles=notice_roles(event.log),
             )
             return _store(_rows_for(event, kinds))
     except Exception:
@@ -291,13 +314,31 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=base * 2 ** max(attempts - 1, 0)), BACKOFF_CAP)
 
 
+def delivery_basis(n: Notification, role_seq: int) -> str:
+    """What a row's delivery id is made of: the game, the event's number in the recipient role's
+    numbering (team digest L7) and the rest of the dedupe key (channel, role, kind, tag), never
+    the dedupe key's server-wide event id, whose steps would count events hidden from the role.
+    Two rows one role cannot tell apart by their events get the same basis (a duplicate to it)."""
+    rest = n.dedupe_key.split(":", 1)[-1]
+    return f"{n.game_id}:{role_seq}:{rest}"
+
+
+def delivery_id(basis: str) -> str:
+    """The opaque id receivers deduplicate on (`X-PBEM-Delivery`), the same for every retry of
+    one row: HMAC-SHA256 of its basis under SECRET_KEY, 32 hex digits."""
+    mac = hmac.new(settings.SECRET_KEY.encode(), basis.encode(), hashlib.sha256)
+    return mac.hexdigest()[:32]
+
+
 def message_build(n: Notification) -> Message:
     content = notification_content(n)
+    seq = int(content.context["seq"])  # the recipient's numbering, not the global seq (L7)
     return Message(
         dedupe_key=n.dedupe_key,
+        delivery_id=delivery_id(delivery_basis(n, seq)),
         kind=n.kind,
         game_id=str(n.game_id),
-        seq=n.event.seq,
+        seq=seq,
         role=n.role,
         subject=content.subject,
         text=content.text,

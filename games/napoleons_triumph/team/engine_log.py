@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from games.core.protocol import JSON, OMNISCIENT, LogEntry
 from games.napoleons_triumph.board_model import Board
+from games.napoleons_triumph.state import AL, F
 from games.napoleons_triumph.team import phases
 from games.napoleons_triumph.team import written_orders as W
 from games.napoleons_triumph.team.engine_state import TeamData
@@ -45,11 +46,27 @@ def event_lines(data: TeamData, events: Iterable[phases.TeamEvent], board: Board
             out.append(team_line(data, e.team, f"{d['by']} confirms the ranks {_names(d)}."))
         elif e.kind == "corps_drafted":
             out.append(team_line(data, e.team, f"The CinC drafts the corps: {d['corps']}."))
+        elif e.kind == "team_turn_start":
+            out.append(public_line(_public_text(e, d), _turn_start_data(data, e, d)))
         elif e.audience == phases.PUBLIC:
             out.append(public_line(_public_text(e, d), e.to_json()))
         else:  # an event kind this module does not know: its own team only
             out.append(team_line(data, e.team, f"{e.kind}: {d}"))
     return out
+
+
+SIDE_NAMES = {AL: "Allied", F: "French"}  # the title of a team turn start (L5)
+
+
+def _turn_start_data(data: TeamData, e: phases.TeamEvent, d: dict[str, JSON]) -> JSON:
+    """The event's data plus the notice convention of games.core.protocol.LogEntry: every member
+    of the team whose turn begins is told once, all with the same title (L5, SRV-9)."""
+    members = phases.team_at(data.layer, e.team).members
+    side = str(d.get("side", e.team))
+    title = f"Round {d.get('round')}, {SIDE_NAMES.get(side, side)} turn begins"
+    out = e.to_json()
+    assert isinstance(out, dict)
+    return {**out, "notice": {"roles": list[JSON](members), "title": title}}
 
 
 def _names(d: dict[str, JSON]) -> str:

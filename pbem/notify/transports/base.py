@@ -21,10 +21,11 @@ class TransportError(Exception):
 class Message:
     """What a transport sends: rendered only from the recipient role's view (content.py)."""
 
-    dedupe_key: str
+    dedupe_key: str  # internal only: it holds the server-wide event id (never sent)
+    delivery_id: str  # opaque and stable per outbox row: what receivers deduplicate on
     kind: str
     game_id: str
-    seq: int
+    seq: int  # in the recipient role's numbering (team digest L7), never the global seq
     role: str
     subject: str
     text: str

@@ -1,9 +1,10 @@
 """Email through Django's email API: the console backend by default, locmem in tests, SMTP with
 EMAIL_HOST/..., or an ESP through django-anymail (EMAIL_BACKEND plus ANYMAIL_* variables).
 
-Each mail has a deterministic Message-ID `<{game}.{seq}.{role}.{kind}@{domain}>` and points
-In-Reply-To/References at the game's thread root `<{game}@{domain}>`, so mail clients thread a
-game and a duplicate is recognisable.
+Each mail has a deterministic Message-ID `<{game}.{seq}.{role}.{kind}@{domain}>` (`seq` in the
+recipient role's numbering) and points In-Reply-To/References at the game's thread root
+`<{game}@{domain}>`, so mail clients thread a game and a duplicate is recognisable;
+`X-PBEM-Delivery` is the row's opaque delivery id (services.delivery_id).
 """
 
 from __future__ import annotations
@@ -74,6 +75,6 @@ class EmailTransport(Transport):
                 ),
                 "In-Reply-To": root,
                 "References": root,
-                "X-PBEM-Delivery": message.dedupe_key,
+                "X-PBEM-Delivery": message.delivery_id,
             },
         )

@@ -1,6 +1,7 @@
 """Signed webhooks: a JSON POST with `X-PBEM-Signature: sha256=<hex>`, the HMAC-SHA256 of
 f"{timestamp}.{body}" under the endpoint's secret, `X-PBEM-Timestamp` and `X-PBEM-Delivery`
-(the dedupe key, for receivers to deduplicate). Standard library only (urllib), with a timeout,
+(an opaque id, the same for every retry of one delivery, for receivers to deduplicate; the body's
+`seq` is in the recipient role's numbering). Standard library only (urllib), with a timeout,
 no redirects, and private, loopback and link-local addresses refused unless
 `PBEM_ALLOW_PRIVATE_WEBHOOKS` is set (healthchecks' INTEGRATIONS_ALLOW_PRIVATE_IPS): the name is
 checked before the request and the connected peer's address again on connect (DNS rebinding).
@@ -185,7 +186,7 @@ class WebhookTransport(Transport):
             "User-Agent": "pbem-webhooks/1",
             "X-PBEM-Timestamp": timestamp,
             "X-PBEM-Signature": signature(endpoint.secret, timestamp, body),
-            "X-PBEM-Delivery": message.dedupe_key,
+            "X-PBEM-Delivery": message.delivery_id,
         }
         timeout = float(pbem_settings.WEBHOOK_TIMEOUT)
         status = post(endpoint.url, body.encode(), headers, timeout)

@@ -16,6 +16,8 @@ from django.utils import timezone
 from pbem.notify.models import Notification, WebhookEndpoint
 from pbem.notify.services import (
     WebhookRejected,
+    delivery_basis,
+    delivery_id,
     notification_deliver,
     outbox_sweep,
     webhook_subscribe,
@@ -47,7 +49,9 @@ def test_the_signature_verifies_and_the_body_has_the_schema(
     (got,) = hook_server.received
     headers = {k.lower(): v for k, v in got.headers.items()}
     assert headers["content-type"] == "application/json"
-    assert headers["x-pbem-delivery"] == n.dedupe_key
+    # opaque (never the dedupe key, which holds the server-wide event id): 2 is french's seq
+    assert headers["x-pbem-delivery"] == delivery_id(delivery_basis(n, 2))
+    assert len(headers["x-pbem-delivery"]) == 32
     timestamp = headers["x-pbem-timestamp"]
     assert abs(int(timestamp) - int(timezone.now().timestamp())) < 60
     mac = hmac.new(SECRET.encode(), f"{timestamp}.".encode() + got.body, hashlib.sha256)
@@ -94,7 +98,7 @@ def test_a_500_is_retried_with_backoff_then_delivered(
         for k, v in r.headers.items()
         if k.lower() == "x-pbem-delivery"
     }
-    assert keys == {n.dedupe_key}
+    assert keys == {delivery_id(delivery_basis(n, 2))}
     assert WebhookEndpoint.objects.get().failures == 0
 
 
