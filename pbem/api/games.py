@@ -97,6 +97,15 @@ def seat_tag(game: Game, user: User, requested: str | None, what: str, **params:
     return seat_etag(game, role, position, roles_of(game, user), {"what": what, **params})
 
 
+def seat_teams(game: Game) -> dict[str, str | None]:
+    """role -> its team (its side: public, like the seat; team play, chapter 19)."""
+    try:
+        infos = ruleset_get(game.ruleset_id).roles(game.scenario, game.options)
+    except ValueError:  # SetupError: a ruleset that no longer takes the options: no teams
+        return {}
+    return {r.id: r.team for r in infos}
+
+
 def game_out(game: Game, user: User) -> dict[str, Any]:
     """The public description of a game plus the caller's roles in it. Never the seed. For a
     private game (`spectators` false) and a caller who is not a member (only in the `?open=1`
@@ -106,6 +115,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
     mine = [s.role for s in seats if s.user_id == user.pk]
     active = [str(r) for r in game.active_roles]
     redacted = not can_read_game(game, user)
+    teams = seat_teams(game)
     started = all(s.user_id is not None and s.accepted_at is not None for s in seats)
     return {
         "id": game.pk,
@@ -126,6 +136,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
         "seats": [
             {
                 "role": s.role,
+                "team": teams.get(s.role),
                 "username": s.user.username if s.user is not None and not redacted else None,
                 "pending": s.pending and not redacted,
                 "open": s.user_id is None,
@@ -143,6 +154,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
 
 class SeatOutputSerializer(serializers.Serializer[Any]):
     role = serializers.CharField()
+    team = serializers.CharField(allow_null=True, help_text="the seat's team (its side)")
     username = serializers.CharField(allow_null=True, help_text="null: open, or not shown to you")
     pending = serializers.BooleanField(help_text="invited, not accepted yet")
     open = serializers.BooleanField(help_text="nobody holds it: anyone may join")

@@ -24,8 +24,8 @@ def test_creating_a_game_answers_201_with_seats_and_turn(
     assert len(game["seed_commitment"]) == 64
     assert "seed" not in game
     assert game["seats"] == [
-        {"role": "allied", "username": "alice", "pending": False, "open": False},
-        {"role": "french", "username": "bob", "pending": False, "open": False},
+        {"role": "allied", "team": "AL", "username": "alice", "pending": False, "open": False},
+        {"role": "french", "team": "F", "username": "bob", "pending": False, "open": False},
     ]
     assert game["started"] is True
     assert game["hot_seat"] is False
@@ -39,7 +39,13 @@ def test_the_creator_need_not_hold_a_seat(api: Any, mallory_client: APIClient, a
     data = api.create_game(mallory_client, {"allied": "alice", "french": None})
     assert data["your_roles"] == []
     assert data["your_turn"] is False
-    assert data["seats"][1] == {"role": "french", "username": None, "pending": False, "open": True}
+    assert data["seats"][1] == {
+        "role": "french",
+        "team": "F",
+        "username": None,
+        "pending": False,
+        "open": True,
+    }
 
 
 @pytest.mark.parametrize(
@@ -151,6 +157,7 @@ def test_joining_an_open_seat(
     assert response.json()["your_roles"] == ["french"]
     assert response.json()["seats"][1] == {
         "role": "french",
+        "team": "F",
         "username": "bob",
         "pending": False,
         "open": False,

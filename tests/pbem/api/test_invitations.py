@@ -37,7 +37,13 @@ def test_a_seat_named_for_another_user_is_an_invitation_and_no_clock_runs(
     data = invite_bob(api, alice_client, title="Invite")
 
     seats = {s["role"]: s for s in data["seats"]}
-    assert seats["allied"] == {"role": "allied", "username": "bob", "pending": True, "open": False}
+    assert seats["allied"] == {
+        "role": "allied",
+        "team": "AL",
+        "username": "bob",
+        "pending": True,
+        "open": False,
+    }
     assert seats["french"]["pending"] is False  # the creator seating herself: accepted at once
     assert data["started"] is False
     game = Game.objects.get(pk=data["id"])

@@ -87,8 +87,8 @@ def test_the_open_listing_shows_a_private_game_only_as_far_as_joining_needs(
     assert row["title"] == "Secret"
     assert row["spectators"] is False
     assert row["seats"] == [
-        {"role": "allied", "username": None, "pending": False, "open": False},
-        {"role": "french", "username": None, "pending": False, "open": True},
+        {"role": "allied", "team": "AL", "username": None, "pending": False, "open": False},
+        {"role": "french", "team": "F", "username": None, "pending": False, "open": True},
     ]
     assert row["head_seq"] is None
     assert row["seed_commitment"] is None

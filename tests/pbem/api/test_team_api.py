@@ -323,3 +323,8 @@ def test_an_orders_answer_numbers_its_event_as_its_own_seat_reads_the_log(
     assert seq < Game.objects.get(pk=gid).head_seq  # the written order is hidden from this seat
     intake = clients[role].get(f"/api/v1/intakes/{answer.json()['intake']['id']}").json()
     assert intake["event_seq"] == seq
+
+
+def test_the_games_detail_names_each_seats_team(team_game: dict[str, Any]) -> None:
+    detail = team_game["clients"]["fr2"].get(f"/api/v1/games/{team_game['id']}").json()
+    assert {s["role"]: s["team"] for s in detail["seats"]} == ROLES
