@@ -290,7 +290,11 @@ def events_for(
     role = reader_role(game, user, requested)
     mine = roles_of(game, user)
     numbering = numbering_for(game, [role])
-    events = Event.objects.filter(game=game, seq__gt=numbering.global_seq(after)).order_by("seq")
+    # up to the head loaded with `game` only: an event appended since (a secret one, say) is
+    # not in the numbering read above, so listing it could show what this role may not know
+    events = Event.objects.filter(
+        game=game, seq__gt=numbering.global_seq(after), seq__lte=game.head_seq
+    ).order_by("seq")
     return [event_read(e, role, mine, numbering) for e in events if numbering.is_visible(e.seq)]
 
 
