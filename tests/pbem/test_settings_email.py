@@ -98,6 +98,7 @@ def test_the_email_transport_sends_through_anymail(settings: Settings) -> None:
     transport.deliver(
         Message(
             dedupe_key="g1:2:french:your_turn:email",
+            delivery_id="0123456789abcdef0123456789abcdef",
             kind="your_turn",
             game_id="g1",
             seq=2,
@@ -115,4 +116,5 @@ def test_the_email_transport_sends_through_anymail(settings: Settings) -> None:
     assert params["tags"] == ["pbem"]
     assert params["html_body"] == "<p>It is your turn as <b>french</b></p>"
     assert params["extra_headers"]["Message-ID"] == "<g1.2.french.your_turn@localhost>"
+    assert params["extra_headers"]["X-PBEM-Delivery"] == "0123456789abcdef0123456789abcdef"
     assert getattr(sent, "anymail_status").status == {"sent"}  # noqa: B009
