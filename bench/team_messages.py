@@ -149,6 +149,8 @@ def playout(scenario: str, options: dict[str, JSON], seed: bytes, plans: bool) -
                 steps.append(M.step_of(state, role))
                 state = RULESET.apply(state, plan, Rng.for_event(seed, 1 << 42)).state
                 filed.append(role)
+                if role not in RULESET.prompts(state):
+                    continue  # the plan answered the decision the seat was visited for
         action = draw(state, role, chooser, refused)
         steps.append(M.step_of(state, role))
         state = RULESET.apply(state, action, Rng.for_event(seed, n + 2)).state
