@@ -478,8 +478,14 @@ class NapoleonsTriumph:
         # the conference's talk, rank proposals and corps drafts its team's (NT-TEAM-4..7): the
         # platform hides such an event from every role its log lines do not name, and an event
         # with a line for everyone (a locked rank order, a closed conference) stays public
+        # and so are a team's set-up parts until its set-up is applied (NT-TEAM-27..31)
         return frozenset(
-            {"set_defense_plan", team_engine.WRITE_ORDER, *team_engine.TEAM_SECRET_KINDS}
+            {
+                "set_defense_plan",
+                team_engine.WRITE_ORDER,
+                *team_engine.TEAM_SECRET_KINDS,
+                *team_engine.SETUP_KINDS,
+            }
         )
 
     def log_for(self, entries: Sequence[LogEntry], role: Role) -> list[str]:

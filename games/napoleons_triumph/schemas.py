@@ -468,6 +468,70 @@ TEAM_PAYLOADS: dict[str, dict[str, JSON]] = {
         "additionalProperties": False,
     },
 }
+# The team set-up machine (rulebook 19, L688-694; team/setup.py, NT-TEAM-27..31): each seat's own
+# part of the set-up; the engine's allied_setup / french_setup is refused in team play.
+_CORPS_ORG: dict[str, JSON] = _obj(
+    {
+        "corps": {
+            "type": "array",
+            "maxItems": MAX_CORPS,
+            "description": "every commander of your side once, with the units of his corps",
+            "items": _obj(
+                {
+                    "commander": _s("own commander id"),
+                    "units": _ids("the units of his corps", nullable=False),
+                },
+                ("commander", "units"),
+            ),
+        }
+    },
+    ("corps",),
+)
+SETUP_PAYLOADS: dict[str, dict[str, JSON]] = {
+    "organize_corps": {
+        **_CORPS_ORG,
+        "description": "the commander-in-chief organizes the corps (NT-TEAM-27, NT-21, NT-22)",
+    },
+    "choose_starting_corps": {
+        **_obj(
+            {"corps": {**_ids("the two corps on the board", nullable=False), "maxItems": 2}},
+            ("corps",),
+        ),
+        "description": "DEC1: the Allied commander-in-chief's two starting corps (NT-TEAM-28)",
+    },
+    "place_corps": {
+        **_obj(
+            {
+                "commander": _s("one of your corps that starts on the board"),
+                "approach": _s("blocks this approach of his set-up locale; null: reserve", True),
+            },
+            ("commander",),
+        ),
+        "description": "place one of your own corps, in your part (NT-TEAM-29, NT-21)",
+    },
+    "detach_unit": {
+        **_obj(
+            {"unit": _s("a unit of one of your corps"), "position": _position("where it stands")},
+            ("unit", "position"),
+        ),
+        "description": "detach a unit of your own corps, 6 for the team (NT-TEAM-30, NT-23)",
+    },
+    "choose_fixed_battery": {
+        **_obj(
+            {
+                "unit": _s("a French artillery unit on the board; null: none on it", True),
+                "approach": _s("the approach it blocks (null: as it stands)", True),
+            },
+            ("unit",),
+        ),
+        "description": "the French commander-in-chief's fixed battery (NT-TEAM-31, NT-24)",
+    },
+    "end_setup_part": {
+        **_NO_PAYLOAD,
+        "description": "end your part of the placement or detachments (NT-TEAM-29, -30)",
+    },
+}
+TEAM_PAYLOADS.update(SETUP_PAYLOADS)
 PAYLOADS.update(TEAM_PAYLOADS)
 
 

@@ -192,8 +192,20 @@ _TEAM: dict[str, JSON] = _view_obj(
         "sent": {**_SLOTS, "description": "the CinC's own sealed orders (NT-TEAM-23)"},
         "drafts": {"type": "object", "description": "the CinC's drafts: recipient -> order"},
         "archive": {**_SLOTS, "description": "every written order, after the game (NT-TEAM-26)"},
+        "setup": {
+            "type": "object",
+            "description": "the own team's set-up in progress (NT-TEAM-27..31, team/setup.py)",
+            "properties": {
+                "side": _SIDE,
+                "step": {"enum": ["organize", "starting", "place", "detach", "battery", "done"]},
+                "acting": _NSTR,
+                "ranks": _STRS,
+                "part": _INT,
+            },
+            "required": ["side", "step", "acting"],
+        },
     },
-    optional=("sent", "drafts", "archive"),
+    optional=("sent", "drafts", "archive", "setup"),
 )
 
 VIEW_SCHEMA: dict[str, JSON] = {

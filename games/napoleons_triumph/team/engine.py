@@ -8,7 +8,11 @@ order for every action:
 * the team actions of phases.py (set_ranks, confirm_ranks, assign_corps, close_conference,
   skip_conference, chat_message) in the conferences (NT-TEAM-4..13);
 * the phase gate (phase_gate.refusal: no engine action while a conference is open);
-* set-up: the CinC sends the engine's one set-up payload (NT-TEAM-27, routing.decider);
+* set-up: the team set-up machine (setup.py, wired in setup_play.py): the CinC organizes the
+  corps (NT-TEAM-27) and in DEC1 chooses the starting corps (NT-TEAM-28), every seat places its
+  own corps in rank order (NT-TEAM-29), the French seats detach in rank order under a shared
+  limit (NT-TEAM-30), the French CinC chooses the fixed battery (NT-TEAM-31); the action that
+  finishes a side's machine runs the engine's own set-up, whose kinds are refused if sent;
 * play: the parts of the team turn in rank order (`end_part`, NT-TEAM-32; the last one runs the
   engine's `end_turn`), every command checked by authority.check_team_command (part, shared
   budget, authority), every decision answered by the seat routing.route names (step 2 pinned);
@@ -35,6 +39,7 @@ from games.napoleons_triumph.schemas import schema_errors
 from games.napoleons_triumph.state import GameState, Pending, clone
 from games.napoleons_triumph.team import authority, phases, routing
 from games.napoleons_triumph.team import engine_state as ES
+from games.napoleons_triumph.team import setup_play as SP
 from games.napoleons_triumph.team import written_orders as W
 from games.napoleons_triumph.team.authority import TeamRefused, TeamTurn
 from games.napoleons_triumph.team.engine_log import (
@@ -56,7 +61,8 @@ TEAM_SECRET_KINDS = (
     phases.CONFIRM_RANKS,
     phases.ASSIGN_CORPS,
 )
-TEAM_KINDS = (*phases.KINDS, END_PART, WRITE_ORDER)
+SETUP_KINDS = SP.KINDS  # NT-TEAM-27..31: a team's secret until its set-up is applied
+TEAM_KINDS = (*phases.KINDS, END_PART, WRITE_ORDER, *SETUP_KINDS)
 CINC_ONLY = ("resign",)  # AMB (ours): the team's surrender
 PLAN = "set_defense_plan"  # SRV-1: every seat files its own, at any time
 
@@ -184,6 +190,9 @@ def apply(core: Core, state: GameState, action: Action) -> tuple[GameState, list
     elif kind == WRITE_ORDER:
         _write(state, data, board, action, log)
         new = clone(state)
+    elif kind in SETUP_KINDS:
+        owner = plan_owner(data, board)
+        new = SP.act(lambda s, a: core.core_run(s, a, owner), state, data, board, action, log)
     else:
         _gate(core, data, state, board, action)
         if kind not in (PLAN, *CINC_ONLY) and may_write(data, state, role):
@@ -238,11 +247,9 @@ def _gate(core: Core, data: TeamData, state: GameState, board: Board, action: Ac
             )
         return
     if state.phase.startswith("setup"):
-        if side == state.active and role != team.cinc.role:  # NT-TEAM-27
-            raise TeamRefused(
-                "NT-TEAM-27", "not_cinc", 403, "the commander-in-chief sends the set-up", "/role"
-            )
-        return
+        if kind in SP.ENGINE_KINDS.values():  # NT-TEAM-29: the set-up is sent in parts
+            SP.refuse_engine_setup(data, state, role, kind)
+        return  # any other kind: the engine refuses it (NT-19)
     if kind == "end_turn":
         raise TeamRefused(
             "NT-TEAM-32",
@@ -452,6 +459,7 @@ def _sync(state: GameState, data: TeamData, board: Board, log: list[LogEntry]) -
             if not sealed(data, team.side, data.started.get(team.side, 0)):
                 _seal(state, data, team, board, log)
     _pin(state, data, board)
+    SP.follow(state, data, board)
 
 
 def _follow(

@@ -1,6 +1,7 @@
 """Who is prompted in a team game, and with which kinds (rulebook chapter 19, digest 3.2, 3.3):
 in a conference every seat of a conferring team (they may talk; proposing and confirming the
-ranks, the CinC's corps assignment and close); in set-up the CinC of the side setting up; in
+ranks, the CinC's corps assignment and close); in set-up the acting seat of the team set-up
+machine with its kinds (setup_play.py, NT-TEAM-27..31); in
 play the acting seat of the team turn (NT-TEAM-32: commands, `end_part`, the CinC's
 `write_order` in his own part) or the one seat routing.route names for an open decision.
 """
@@ -14,6 +15,8 @@ from games.core.protocol import JSON, Prompt, Role
 from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team import phases
+from games.napoleons_triumph.team import setup as su
+from games.napoleons_triumph.team import setup_play as SP
 from games.napoleons_triumph.team.actions import ranks_payload
 from games.napoleons_triumph.team.engine import (
     END_PART,
@@ -34,6 +37,13 @@ def prompts(core: Core, state: GameState) -> Mapping[Role, Prompt]:
     if layer.phase in (phases.CONF_INITIAL, phases.CONF_NIGHT):
         return _conference(data)
     board = board_for(state)
+    setup = SP.running(state, data)
+    if setup is not None:
+        acting = su.acting(setup)
+        if acting is None:
+            return {}
+        offered = SP.prompt_kinds(state, setup, acting)
+        return {acting: Prompt(acting, offered, SP.prompt_text(setup))}
     who = decider(data, state, board)
     if who is None:
         return {}
@@ -55,7 +65,10 @@ def team_choices(state: GameState, role: str, kind: str) -> JSON:
     """The legal payloads of a team kind the seat is prompted for: the payload-less ones and the
     rank orders it may propose or confirm, listed in full; free text (a chat message, a written
     order) and the corps assignment (too many to list) are null: the schema and the view say
-    what they take."""
+    what they take. Set-up kinds: setup_play.choices."""
+    if kind in SP.KINDS:
+        data = data_of(state)
+        return SP.choices(state, data, board_for(state), role, kind)
     if kind in (END_PART, phases.CLOSE_CONFERENCE, phases.SKIP_CONFERENCE):
         return {"payloads": [{}], "complete": True}
     team = phases.team_of_role(data_of(state).layer, role)

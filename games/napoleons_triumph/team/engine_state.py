@@ -11,6 +11,8 @@ object holding what the two-player engine does not keep. `TeamData` is its typed
 * `slots`: every sealed written order (WrittenOrder.to_json), in sealing order
 * `step2`: [attack id, role] the pinned step-(2) decider of the attack in progress (NT-TEAM-40)
 * `chat`: the conference messages [{team, conference, seq, author, text}] (digest 3.7)
+* `setup`: the running set-up machine of the side setting up (setup.SideSetup, NT-TEAM-27..31;
+  setup_play.py), None outside the set-up; dumped only while it runs
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from games.core.protocol import JSON
 from games.napoleons_triumph.board_model import Board
 from games.napoleons_triumph.team import phases
+from games.napoleons_triumph.team import setup as su
 from games.napoleons_triumph.team.authority import TeamTurn
 from games.napoleons_triumph.team.model import Team
 from games.napoleons_triumph.team.written_orders import WrittenOrder
@@ -34,6 +37,7 @@ class TeamData:
     slots: list[dict[str, JSON]] = field(default_factory=list)
     step2: tuple[int, str] | None = None
     chat: list[dict[str, JSON]] = field(default_factory=list)
+    setup: su.SideSetup | None = None
 
     def team(self, side: str) -> Team | None:
         return phases.team_of(self.layer, side)
@@ -94,6 +98,7 @@ def load(data: dict[str, JSON]) -> TeamData:
         slots=[_obj(x) for x in _list(data.get("slots", []))],
         step2=s2,
         chat=[_obj(x) for x in _list(data.get("chat", []))],
+        setup=None if data.get("setup") is None else su.from_json(data["setup"]),
     )
 
 
@@ -107,7 +112,7 @@ def dump(data: TeamData) -> dict[str, JSON]:
         }
     drafts: dict[str, JSON] = {k: data.drafts[k] for k in sorted(data.drafts)}
     started: dict[str, JSON] = {k: data.started[k] for k in sorted(data.started)}
-    return {
+    out: dict[str, JSON] = {
         "layer": phases.to_json(data.layer),
         "turn": turn,
         "started": started,
@@ -116,3 +121,6 @@ def dump(data: TeamData) -> dict[str, JSON]:
         "step2": None if data.step2 is None else [data.step2[0], data.step2[1]],
         "chat": list[JSON](data.chat),
     }
+    if data.setup is not None:
+        out["setup"] = su.to_json(data.setup)
+    return out

@@ -4,7 +4,11 @@
   the acting seat and the seat that must decide (3.3), the shared budget of the active side
   (NT-TEAM-33), the sealed orders' commitments (3.4.5: n - 1 per team turn);
 * own team only: the open conference's rank proposal, confirmations and corps draft, the chat
-  transcript while transcript_readable (NT-TEAM-12);
+  transcript while transcript_readable (NT-TEAM-12); the progress of the team's set-up
+  (`setup`, NT-TEAM-27..31, AMB-11: organization, placements, detachments, the acting seat),
+  nothing of it for the other team until the engine applies the side's set-up (then its own
+  visibility rules); during a set-up `decider` is the acting seat for the own team, null for
+  everyone else (the pace of a team's set-up is its secret);
 * own seat only: the inbox (written_orders.readable_by: the recipient from k+1), the CinC's own
   drafts and sent orders (NT-TEAM-23);
 * after the game: the archive of every written order (NT-TEAM-26).
@@ -19,6 +23,8 @@ from games.core.protocol import JSON, OMNISCIENT
 from games.napoleons_triumph.board_model import Board
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team import authority, phases
+from games.napoleons_triumph.team import setup as su
+from games.napoleons_triumph.team import setup_play as SP
 from games.napoleons_triumph.team import written_orders as W
 from games.napoleons_triumph.team.engine import acting, data_of, decider
 from games.napoleons_triumph.team.engine_log import GAME_ID
@@ -54,18 +60,27 @@ def team_view(state: GameState, board: Board, role: str) -> JSON:
         if s.recipient == role
         and W.readable_by(s, role, team_turn=turn_of.get(s.side, 0), game_over=over)
     ]
+    setup = SP.running(state, data)
+    own_setup = setup is not None and (omni or (mine is not None and mine.side == setup.side))
+    who = decider(data, state, board)
+    if setup is not None:
+        who = su.acting(setup) if own_setup else None
     out: dict[str, JSON] = {
         "phase": layer.phase,
         "phase_side": layer.phase_side,
         "teams": teams,
         "acting": acting(data, state) if state.phase == "turn" else None,
-        "decider": decider(data, state, board),
+        "decider": who,
         "parts_ended": None if data.turn is None else data.turn.parts_ended,
         "budget": _budget(state),
         "inbox": inbox,
         "commitments": _commitments(state, data, board),
         "chat": _chat(data, role),
     }
+    if setup is not None and own_setup:
+        progress = su.to_json(setup)
+        assert isinstance(progress, dict)
+        out["setup"] = {**progress, "acting": su.acting(setup)}
     if omni or (mine is not None and mine.ranks is not None and mine.ranks[0] == role):
         out["sent"] = [s.to_json(board) for s in slots if omni or s.author == role]  # NT-TEAM-23
         out["drafts"] = dict(data.drafts) if omni or _is_author(data, role) else {}

@@ -1,9 +1,11 @@
 """Random legal team play (rulebook chapter 19), for the fuzzer and tests: conferences (ranks
 proposed and confirmed, a random corps assignment, now and then a chat line, the close), written
-orders now and then in the CinC's part, and for set-up, commands and decisions the two-player
-random player (handed in: this package never imports randomplay.py), whose `end_turn` becomes
-`end_part`. Also `team_options` (random team sizes 1..4 a side) and `order_problems`, the
-fuzzer's written-order timing and leak check over the views.
+orders now and then in the CinC's part, the set-up through the team set-up machine (the CinC
+organizes a random legal army of random_setup.draw_setup, every seat places its corps, the French
+seats detach now and then, the CinC picks a legal battery: NT-TEAM-27..31), and for commands and
+decisions the two-player random player (handed in: this package never imports randomplay.py),
+whose `end_turn` becomes `end_part`. Also `team_options` (random team sizes 1..4 a side) and
+`order_problems`, the fuzzer's written-order timing and leak check over the views.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ from typing import Protocol
 
 from games.core.protocol import JSON, Action, ActionSpec, Prompt, Rejection, Role
 from games.core.rng import Rng
+from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.random_setup import draw_setup
 from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team import phases
+from games.napoleons_triumph.team import setup as su
+from games.napoleons_triumph.team import setup_play as SP
 from games.napoleons_triumph.team import written_orders as W
 from games.napoleons_triumph.team.engine import END_PART, WRITE_ORDER, data_of
 from games.napoleons_triumph.team.engine_state import TeamData
@@ -48,6 +54,9 @@ def random_team_action(
     data = data_of(state)
     if data.layer.phase in (phases.CONF_INITIAL, phases.CONF_NIGHT):
         return _conference(data, role, prompt, rng)
+    setup = SP.running(state, data)
+    if setup is not None:
+        return _setup(rules, state, setup, role, prompt, rng)
     if WRITE_ORDER in prompt.kinds and rng.chance(1, 3):
         action = _order(state, data, role, rng)
         if action is not None and not rules.validate(state, action):
@@ -68,6 +77,77 @@ def random_team_action(
     ]
     legal = [a for a in offered if not rules.validate(state, a)]
     return legal[rng.below(len(legal))] if legal else action
+
+
+TRIES = 25
+
+
+def _setup(
+    rules: Rules, state: GameState, setup: su.SideSetup, role: Role, prompt: Prompt, rng: Rng
+) -> Action | None:
+    """One random legal set-up action of the acting seat (NT-TEAM-27..31)."""
+    kinds = prompt.kinds
+    if su.ORGANIZE_CORPS in kinds:
+        ctx = Ctx(board_for(state), state)
+        for _ in range(TRIES):
+            drawn = draw_setup(ctx, setup.side, rng)
+            corps = drawn["corps"]
+            assert isinstance(corps, list)
+            org: list[JSON] = [
+                {"commander": c["commander"], "units": c["units"]}
+                for c in corps
+                if isinstance(c, dict)
+            ]
+            action = Action(role, su.ORGANIZE_CORPS, {"corps": org})
+            if not rules.validate(state, action):
+                return action
+        return None
+    if su.DETACH_UNIT in kinds and rng.chance(1, 3):
+        detach = _detach(rules, state, setup, role, rng)
+        if detach is not None:
+            return detach
+    if su.PLACE_CORPS in kinds and rng.chance(3, 4):  # in reserve most of the time
+        left = [c for c in setup.on_board() if setup.owner(c) == role]
+        placed = {c for c, _ in setup.placed}
+        cid = next(c for c in left if c not in placed)
+        reserve = Action(role, su.PLACE_CORPS, {"commander": cid, "approach": None})
+        if not rules.validate(state, reserve):
+            return reserve
+    for spec in rules.actions(state, role):
+        if spec.kind in kinds and spec.kind != su.END_PART and isinstance(spec.choices, dict):
+            legal = _payloads(spec.choices)
+            if legal:
+                return Action(role, spec.kind, legal[rng.below(len(legal))])
+    if su.END_PART in kinds:
+        return Action(role, su.END_PART, {})
+    return None
+
+
+def _detach(
+    rules: Rules, state: GameState, setup: su.SideSetup, role: Role, rng: Rng
+) -> Action | None:
+    """A random detachment of one of the seat's own units, at most 2 locales from its corps'
+    set-up locale (NT-23), in reserve; None when the draws are refused."""
+    board = board_for(state)
+    done = {u for u, _, _ in setup.detached}
+    mine = [
+        (c, u)
+        for c, units in setup.corps
+        if c in setup.on_board() and setup.owner(c) == role
+        for u in units
+        if u not in done
+    ]
+    for _ in range(4 if mine else 0):
+        cid, uid = mine[rng.below(len(mine))]
+        origin = board.commanders[cid].setup_locale
+        if origin is None:
+            continue
+        near = sorted(loc for loc, d in board.distances_from(origin).items() if d <= 2)
+        loc = near[rng.below(len(near))]
+        action = Action(role, su.DETACH_UNIT, {"unit": uid, "position": {"locale": loc}})
+        if not rules.validate(state, action):
+            return action
+    return None
 
 
 def _payloads(choices: dict[str, JSON]) -> list[JSON]:

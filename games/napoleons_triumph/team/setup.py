@@ -12,9 +12,9 @@ Steps of a side:
 
 Actions (role, kind, payload): organize_corps {"corps": [{"commander", "units": [...]}]},
 choose_starting_corps {"corps": [c1, c2]}, place_corps {"commander", "approach": id|null},
-detach_unit {"unit", "position": {"locale", "approach"}}, choose_fixed_battery {"unit",
-"approach"?}, end_setup_part (no payload). A seat with nothing to place still has its part and
-ends it (AMB-10: DEC1 seats with reinforcement corps only).
+detach_unit {"unit", "position": {"locale", "approach"}}, choose_fixed_battery {"unit" (null:
+none, NT-24), "approach"?}, end_setup_part (no payload). A seat with nothing to place still has
+its part and ends it (AMB-10: DEC1 seats with reinforcement corps only).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from games.core.protocol import JSON, Rejection
 from games.napoleons_triumph.board_model import Board
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.state import AL, F
+from games.napoleons_triumph.team.authority import TeamRefused
 from games.napoleons_triumph.team.phases import TeamState, assignment_of, team_of
 
 ORGANIZE, STARTING, PLACE, DETACH, BATTERY, DONE = (
@@ -44,6 +45,13 @@ CHOOSE_BATTERY = "choose_fixed_battery"
 END_PART = "end_setup_part"
 KINDS = (ORGANIZE_CORPS, CHOOSE_STARTING, PLACE_CORPS, DETACH_UNIT, CHOOSE_BATTERY, END_PART)
 MAX_DETACHED = 6  # NT-TEAM-30: the limit of set-up step (8), for the whole French team
+# the digest's error codes (5.2, NT-TEAM-T12..T15): TeamRefused.code and .status
+NOT_CINC, NOT_YOUR_PART, NOT_YOUR_CORPS, DETACH_LIMIT = (
+    "not_cinc",  # 403
+    "not_your_setup_part",  # 409
+    "not_your_corps",  # 403
+    "detach_limit",  # 409
+)
 
 _STEP_OF = {
     ORGANIZE_CORPS: ORGANIZE,
@@ -138,9 +146,15 @@ def _gate(setup: SideSetup, role: str, kind: str) -> str:
     if kind == END_PART and setup.step not in (PLACE, DETACH):
         raise Illegal(rule, "this step has no parts to end")
     if role != acting(setup):
-        if setup.step in (PLACE, DETACH):  # 409 not_your_setup_part
-            raise Illegal(rule, "a higher-ranked seat has not finished its part yet", "/role")
-        raise Illegal(rule, "only the commander-in-chief does this", "/role")  # 403 not_cinc
+        if setup.step in (PLACE, DETACH):
+            raise TeamRefused(
+                rule,
+                NOT_YOUR_PART,
+                409,
+                "a higher-ranked seat has not finished its part yet",
+                "/role",
+            )
+        raise TeamRefused(rule, NOT_CINC, 403, "only the commander-in-chief does this", "/role")
     return rule
 
 
@@ -219,8 +233,10 @@ def _place(setup: SideSetup, role: str, p: dict[str, JSON]) -> SideSetup:
     cid = p.get("commander")
     if not isinstance(cid, str):
         raise Illegal(rule, "name the commander of the corps", "/commander")
-    if setup.owner(cid) != role:  # 403 not_your_corps
-        raise Illegal(rule, f"{cid!r} is not one of your corps", "/commander")
+    if setup.owner(cid) != role:
+        raise TeamRefused(
+            rule, NOT_YOUR_CORPS, 403, f"{cid!r} is not one of your corps", "/commander"
+        )
     if cid not in setup.on_board():
         raise Illegal(rule, f"{cid} does not start on the board", "/commander")
     if cid in {c for c, _ in setup.placed}:
@@ -258,14 +274,18 @@ def _detach(setup: SideSetup, role: str, p: dict[str, JSON]) -> SideSetup:
     if not isinstance(uid, str):
         raise Illegal(rule, "name the unit", "/unit")
     cid = _corps_of(setup, uid)
-    if cid is None or setup.owner(cid) != role:  # 403 not_your_corps
-        raise Illegal(rule, f"{uid!r} is not in one of your corps", "/unit")
+    if cid is None or setup.owner(cid) != role:
+        raise TeamRefused(
+            rule, NOT_YOUR_CORPS, 403, f"{uid!r} is not in one of your corps", "/unit"
+        )
     if cid not in setup.on_board():
         raise Illegal(rule, f"{cid} does not start on the board", "/unit")
     if uid in {u for u, _, _ in setup.detached}:
         raise Illegal(rule, f"{uid} is already detached", "/unit")
-    if len(setup.detached) >= MAX_DETACHED:  # 409 detach_limit
-        raise Illegal(rule, f"your team has detached {MAX_DETACHED} units already", "/unit")
+    if len(setup.detached) >= MAX_DETACHED:
+        raise TeamRefused(
+            rule, DETACH_LIMIT, 409, f"your team has detached {MAX_DETACHED} units already", "/unit"
+        )
     pos = p.get("position")
     if not isinstance(pos, dict):
         raise Illegal(rule, 'the position is {"locale", "approach"}', "/position")
@@ -278,9 +298,12 @@ def _detach(setup: SideSetup, role: str, p: dict[str, JSON]) -> SideSetup:
 
 def _battery(setup: SideSetup, p: dict[str, JSON]) -> SideSetup:
     """NT-TEAM-31 (AMB-12): the French CinC chooses it from any French corps on the board, or a
-    detached unit; that it is artillery is the engine's NT-24."""
+    detached unit; that it is artillery is the engine's NT-24. `unit` null: no battery, which the
+    engine allows only when no French artillery starts on the board (NT-24)."""
     rule = "NT-TEAM-31"
     uid = p.get("unit")
+    if uid is None and "unit" in p:
+        return replace(setup, battery=None, step=DONE)
     if not isinstance(uid, str):
         raise Illegal(rule, "name the unit", "/unit")
     cid = _corps_of(setup, uid)
