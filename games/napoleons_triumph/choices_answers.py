@@ -43,6 +43,7 @@ __all__ = [
     "options_declare_feint",
     "options_defend",
     "options_hold",
+    "options_lead_defense",
     "options_no_feint",
     "options_odd_loss",
     "options_retreat_plan",
@@ -84,6 +85,21 @@ def options_defend(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
             if not out.add({"named": jlist(named), "leading": jlist(lead)}):
                 break
     return out.json(nameable=jlist([*must, *reserve, *cmds]))
+
+
+def options_lead_defense(ctx: Ctx, side: str, atk: Attack, check: Checker) -> JSON:
+    """NT-TEAM-41: every legal choice of 0-2 leading units among the named units (NT-79)."""
+    state = ctx.state
+    out = Out()
+    units = sorted(x for x in atk.named if x in state.units)
+    for lead in _subsets(units, 2):
+        try:
+            check_def_leading(ctx, atk, atk.named, list(lead))
+        except Illegal:
+            continue
+        if not out.add({"leading": jlist(lead)}):
+            break
+    return out.json()
 
 
 def _subsets(items: list[str], most: int) -> Iterator[tuple[str, ...]]:

@@ -19,6 +19,7 @@ from games.napoleons_triumph import attack
 from games.napoleons_triumph import choices_answers as O
 from games.napoleons_triumph import policies as D
 from games.napoleons_triumph import random_answers as R
+from games.napoleons_triumph.attack.defense import lead_defense
 from games.napoleons_triumph.choices_answers import Options
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.errors import Illegal
@@ -151,6 +152,16 @@ _TABLE = (
         standing=D.standing_hold,
         random=R.random_hold,
         text={"hold": "hold"},
+    ),
+    # (4) team play: the defense leading units after the S2 bundle was discarded, chosen by
+    # the seat that now holds the authority: NT-79, NT-TEAM-41, NT-TEAM-43
+    Decision(
+        "defense_leading",
+        _replies(lead_defense=(lead_defense, O.options_lead_defense)),
+        default=D.default_defense_leading,
+        standing=D.standing_defense_leading,
+        random=R.random_defense_leading,
+        text={"lead": "lead_defense"},
     ),
     # (5) the attack declaration: NT-81..NT-85
     Decision(

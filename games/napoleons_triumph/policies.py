@@ -131,6 +131,12 @@ def default_defend(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
     return default_defense(ctx, atk)
 
 
+def default_defense_leading(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
+    """NT-TEAM-41: the leading units the two-player default names with its defense (D-LEAD,
+    `strongest_leading` over the named units)."""
+    return "lead_defense", {"leading": P.jlist(strongest_leading(ctx, atk, atk.named))}
+
+
 def default_retreat(ctx: Ctx, pending: Pending, atk: Attack) -> Answer:
     return "retreat_plan", default_plan(ctx, atk)
 
@@ -346,6 +352,16 @@ def standing_defend(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answ
     if plan["mode"] == "ask":
         return None
     return default_defense(ctx, atk, mode=str(plan["mode"]), leading=str(plan["leading"]))
+
+
+def standing_defense_leading(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:
+    """NT-TEAM-41, SRV-1: the new decider's own plan (on_threat.leading: strongest or none);
+    a plan that asks on a threat (mode ask) asks here too, as its leading units would have come
+    with the step-(2) answer."""
+    if plan["mode"] == "ask":
+        return None
+    lead = strongest_leading(ctx, atk, atk.named) if plan["leading"] == "strongest" else []
+    return "lead_defense", {"leading": P.jlist(lead)}
 
 
 def standing_counter(ctx: Ctx, pending: Pending, atk: Attack, plan: Plan) -> Answer | None:

@@ -44,6 +44,12 @@ def random_defend(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer |
     return "defend", {"named": jlist(named), "leading": jlist(lead)}
 
 
+def random_defense_leading(ctx: Ctx, pending: Pending, atk: Attack, rng: Rng) -> Answer | None:
+    """NT-TEAM-41: 0-2 of the named units, drawn as the bundle of `random_defend` is."""
+    units = sorted(x for x in atk.named if x in ctx.state.units)
+    return "lead_defense", {"leading": jlist(rng.sample(units, _leaders(len(units), rng)))}
+
+
 def _road(ctx: Ctx, atk: Attack, rng: Rng, enter: bool) -> list[dict[str, JSON]] | None:
     """The road attacks to draw from (NT-68: the road is named only now; half of the time none
     when an ordinary command could carry the attack too), or None when nothing could."""

@@ -341,6 +341,10 @@ PAYLOADS: dict[str, dict[str, JSON]] = {
         ("commands", "end"),
     ),
     "no_feint": EMPTY,
+    "lead_defense": _obj(
+        {"leading": _ids("0-2 named units that lead the defense (NT-79, NT-TEAM-41)", False)},
+        ("leading",),
+    ),
     "feint_hold": _obj(
         {"pieces": _ids("named reserve pieces that block the approach", False)}, ("pieces",)
     ),

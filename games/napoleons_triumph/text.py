@@ -280,6 +280,15 @@ def _defend(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     }
 
 
+def _lead(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
+    """NT-TEAM-41: 'lead <units>' or 'lead none', the step-(4) leading units in team play."""
+    if [t.key for t in toks] == ["none"]:
+        return "lead_defense", {"leading": []}
+    if not toks:
+        raise TextError("write 'lead <units>' or 'lead none'")
+    return "lead_defense", {"leading": list[JSON](r.listed(toks, r.unit))}
+
+
 def _counter(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     head, clauses = split_clauses(toks, frozenset({"with"}))
     no_extra(head, "counter")
@@ -376,6 +385,7 @@ ORDERS: dict[str, Callable[[Reader, list[Tok]], tuple[str, dict[str, JSON]]]] = 
     "feint": _feint,
     "defend": _defend,
     "vacate": _vacate,
+    "lead": _lead,
     "counter": _counter,
     "no": _no,
     "odd": _odd,

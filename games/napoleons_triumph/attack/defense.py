@@ -3,11 +3,18 @@ NT-80). The defender names his defending pieces (NT-72, NT-73, NT-74, AMB-18) an
 leading units with them (NT-79, NT-69, NT-137, AMB-19; revealed in step (4), NT-80), or vacates
 by a retreat (NT-71, NT-75); after a vacate the attacker declares and moves in, or makes an
 artillery attack whose guns stay (NT-75), or a road attack that may ride on (NT-68, NT-98).
+
+Team play (digest napoleons-triumph-team.md 2.8): the bundled leading units stand only if the
+decision authority stays with the seat that named (NT-TEAM-41..43); otherwise the bundle is
+discarded unopened and step (4) opens the `defense_leading` decision for the seat that now holds
+the authority (answered by `lead_defense`). Two-player games always keep the bundle.
 """
 
 from __future__ import annotations
 
-from games.core.protocol import JSON
+from collections.abc import Callable
+
+from games.core.protocol import JSON, OMNISCIENT, LogEntry
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph import road_attack
 from games.napoleons_triumph.attack.attackers import (
@@ -27,11 +34,12 @@ from games.napoleons_triumph.attack.common import (
     santon_battery,
 )
 from games.napoleons_triumph.attack.conclusion import do_retreat
-from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.board import Board
+from games.napoleons_triumph.context import Ctx, render
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.movement import kept_out, pieces_of
 from games.napoleons_triumph.pieces import commanders_in, units_in
-from games.napoleons_triumph.state import Attack, Unit, other
+from games.napoleons_triumph.state import Attack, GameState, Unit, other
 
 
 def barred(u: Unit, atk: Attack) -> bool:
@@ -159,12 +167,21 @@ def defend(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:  # NT-67: uses no c
         *names(units),
         f"{' and ' + ', '.join(cmds) if cmds else ''}.",
     )
-    ctx.private(
-        side,
-        f"Attack {atk.id}: defense leading units committed: ",
-        *names(atk.committed_leading),
-        ".",
-    )
+    if bundle_stands(ctx):
+        ctx.private(
+            side,
+            f"Attack {atk.id}: defense leading units committed: ",
+            *names(atk.committed_leading),
+            ".",
+        )
+    else:  # NT-TEAM-41, -43: discarded unopened; only the audit (omniscient) reads it
+        parts = (
+            f"Attack {atk.id}: defense leading units bundle discarded (NT-TEAM-41): ",
+            *names(atk.committed_leading),
+            ".",
+        )
+        ctx.entries.append(LogEntry(render(ctx.state, None, parts), frozenset({OMNISCIENT})))
+        atk.committed_leading = []
     if atk.guard_attack:
         reveal_defense(ctx, atk)  # NT-125: a Guard attack cannot be a feint
         return
@@ -270,8 +287,52 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     end_attack(ctx, atk)  # NT-101: no conquest lock after a vacate
 
 
+# NT-TEAM-41: in a team game the team layer (team/engine.py, above the engine, which may not
+# import it) judges whether the S2 bundle stands; it registers its judge when it is imported.
+BundleJudge = Callable[[GameState, Board], bool]
+_JUDGE: list[BundleJudge] = []
+
+
+def judge_bundles_with(judge: BundleJudge) -> None:
+    """Registers the team layer's judge of NT-TEAM-41 (one; a new one replaces it)."""
+    _JUDGE[:] = [judge]
+
+
+def bundle_stands(ctx: Ctx) -> bool:
+    """NT-TEAM-41: whether the leading units bundled with the step-(2) answer stand (always in
+    a two-player game; in team play only if the authority stayed with the seat that named,
+    NT-TEAM-42/43). Derived from public facts only (who was named), so it is the same at step
+    (2) and at step (4)."""
+    if ctx.state.team is None:
+        return True
+    if not _JUDGE:
+        raise RuntimeError("a team game needs the team layer (team/engine.py) to judge bundles")
+    return _JUDGE[0](ctx.state, ctx.board)
+
+
 def reveal_defense(ctx: Ctx, atk: Attack) -> None:
-    """Step (4), NT-80: the committed defense leading units are revealed."""
+    """Step (4), NT-80: the committed defense leading units are revealed; in team play, after
+    the bundle was discarded (NT-TEAM-41), the seat now holding the authority chooses them
+    first (NT-TEAM-43)."""
+    if not bundle_stands(ctx):
+        atk.step = "defense_leading"
+        ask(ctx, other(atk.attacker), "defense_leading", {"attack": atk.id})
+        return
+    open_defense(ctx, atk)
+
+
+def lead_defense(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
+    """NT-TEAM-41, NT-TEAM-43: the step-(4) leading units chosen by the seat that now holds the
+    authority, under the same rules as the bundle (NT-79, NT-69, NT-137); revealed at once."""
+    atk = current(ctx)
+    leading = P.strings(p, "leading")
+    check_def_leading(ctx, atk, atk.named, leading)
+    atk.committed_leading = sorted(leading)
+    open_defense(ctx, atk)
+
+
+def open_defense(ctx: Ctx, atk: Attack) -> None:
+    """NT-80: the committed defense leading units are revealed; the attacker declares."""
     atk.def_leading = list(atk.committed_leading)
     for uid in atk.def_leading:
         ctx.state.units[uid].revealed = True

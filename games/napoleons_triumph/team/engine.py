@@ -31,12 +31,13 @@ from typing import Protocol
 
 from games.core.protocol import JSON, SYSTEM, Action, LogEntry, Prompt, Role
 from games.napoleons_triumph.attack.attackers import attack_options, vacate_options
+from games.napoleons_triumph.attack.defense import judge_bundles_with
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.errors import Illegal, require
 from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.schemas import schema_errors
-from games.napoleons_triumph.state import GameState, Pending, clone
+from games.napoleons_triumph.state import GameState, Pending, clone, other
 from games.napoleons_triumph.team import authority, phases, routing
 from games.napoleons_triumph.team import engine_state as ES
 from games.napoleons_triumph.team import setup_play as SP
@@ -128,6 +129,27 @@ def decider(data: TeamData, state: GameState, board: Board) -> str | None:
         return None
     step2 = data.step2[1] if data.step2 is not None else None
     return routing.decider(state, board, teams, data.assignment(), data.turn, step2)
+
+
+def keeps_bundle(state: GameState, board: Board) -> bool:
+    """NT-TEAM-41: whether the step-(4) leading units bundled with the step-(2) answer of the
+    attack in progress stand: only if the authority stays with the step-(2) decider (pinned,
+    NT-TEAM-40) after the naming (NT-TEAM-42/43, routing.keeps_leading_bundle). Public facts."""
+    atk = state.attack
+    if state.team is None or atk is None:
+        return True
+    data = data_of(state)
+    team = data.team(other(atk.attacker))
+    if team is None:
+        return True
+    assignment = data.assignment()
+    step2 = data.step2[1] if data.step2 is not None and data.step2[0] == atk.id else None
+    if step2 is None or step2 not in authority.part_order(team):
+        step2 = routing.defence_decider(state, board, team, assignment, atk.def_locale)
+    return routing.keeps_leading_bundle(state, team, assignment, step2, atk.named)
+
+
+judge_bundles_with(keeps_bundle)  # the engine asks at steps (2) and (4) (attack/defense.py)
 
 
 def plan_owner(data: TeamData, board: Board) -> Callable[[GameState, Pending], str | None]:

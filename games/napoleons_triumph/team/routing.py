@@ -57,6 +57,10 @@ ROUTES: Mapping[str, tuple[str, str]] = {
     "defend": (DEFENDER, "NT-TEAM-40, NT-TEAM-41: step (2), the nearest-placed commander's seat"),
     "feint": (ATTACKER, "NT-TEAM-47: the feint is the acting seat's"),
     "feint_hold": (DEFENDER, "NT-TEAM-43, AMB-22: the response to a feint"),
+    "defense_leading": (
+        DEFENDER,
+        "NT-TEAM-41, NT-TEAM-43: step (4) leading units, when the bundle was discarded",
+    ),
     "declare": (ATTACKER, "NT-TEAM-47: the declaration, width, leading units"),
     "counter": (DEFENDER, "NT-TEAM-43, AMB-22: the counter-attack (7)"),
     "odd_loss": (DEFENDER, "AMB-22: the odd remainder (9); an attacker chooser -> NT-TEAM-47"),

@@ -108,6 +108,7 @@ def test_only_the_defenders_decisions_have_standing_answers() -> None:
     standing = {k for k, d in DECISIONS.items() if d.standing is not None}
     assert standing == {
         "defend",
+        "defense_leading",
         "retreat",
         "feint_hold",
         "hold",
