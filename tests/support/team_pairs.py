@@ -17,10 +17,9 @@ from dataclasses import dataclass
 
 from games.core.protocol import JSON, Action
 from games.core.rng import Rng
-from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.state import GameState
-from games.napoleons_triumph.team import written_orders as W
-from games.napoleons_triumph.team.engine import WRITE_ORDER, data_of
+from games.napoleons_triumph.team.engine import data_of
+from games.napoleons_triumph.team.randomplay import random_order
 
 SIDE_PREFIX = {"AL": "allied", "F": "french"}
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -97,20 +96,7 @@ def random_written_order(state: GameState, role: str, rng: Rng) -> Action | None
     team = data.team(state.roles[role])
     if team is None or len(team.seats) < 2 or team.cinc.role != role:
         return None
-    board = board_for(state)
-    recipient = team.seats[1 + rng.below(len(team.seats) - 1)].role
-    ids = [t.id for t in board.toponyms]
-    picked: list[str] = []
-    for _ in range(rng.below(4)):
-        t = ids[rng.below(len(ids))]
-        if t not in picked:
-            picked.append(t)
-    verb = W.Verb.ATTACK if rng.chance(1, 2) else W.Verb.DEFEND
-    order = W.canonical_order(board, verb, picked)
-    if rng.chance(1, 2):
-        return Action(role, WRITE_ORDER, {"recipient": recipient, "text": W.text_en(order, board)})
-    structured: JSON = {"verb": order.verb.value, "toponyms": list[JSON](order.toponyms)}
-    return Action(role, WRITE_ORDER, {"recipient": recipient, "order": structured})
+    return random_order(state, data, role, rng)
 
 
 def _slot_key(raw: dict[str, JSON]) -> tuple[str, int, str]:

@@ -58,7 +58,7 @@ def random_team_action(
     if setup is not None:
         return _setup(rules, state, setup, role, prompt, rng)
     if WRITE_ORDER in prompt.kinds and rng.chance(1, 3):
-        action = _order(state, data, role, rng)
+        action = random_order(state, data, role, rng)
         if action is not None and not rules.validate(state, action):
             return action
     if END_PART in prompt.kinds and rng.chance(1, 8):
@@ -190,7 +190,7 @@ def _conference(data: TeamData, role: str, prompt: Prompt, rng: Rng) -> Action:
     return Action(role, phases.CHAT_MESSAGE, {"text": f"{role}: hold the line ({rng.below(100)})"})
 
 
-def _order(state: GameState, data: TeamData, role: str, rng: Rng) -> Action | None:
+def random_order(state: GameState, data: TeamData, role: str, rng: Rng) -> Action | None:
     """A random legal order to a random subordinate: a verb and 0..3 toponyms, as text or
     structured (NT-TEAM-19..21)."""
     team = data.team(state.roles[role])
