@@ -7,7 +7,9 @@ worker process.
 
 from __future__ import annotations
 
+import ast
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +29,7 @@ SMALL = {"board": "austerlitz"}
 
 def users(prefix: str, n: int) -> list[User]:
     return [
-        User.objects.create_user(f"{prefix}{i}", f"{prefix}{i}@example.org", "pw")
-        for i in range(n)
+        User.objects.create_user(f"{prefix}{i}", f"{prefix}{i}@example.org", "pw") for i in range(n)
     ]
 
 
@@ -108,6 +109,19 @@ def assert_log_sound(game_id: str) -> int:
     report = game_verify(game=game)
     assert report.ok, report.messages
     return game.head_seq
+
+
+def imported_roots(path: str) -> set[str]:
+    """The top-level modules a Python file imports (an outside client must import nothing of
+    the server: only the standard library and `requests`)."""
+    tree = ast.parse(Path(path).read_text())
+    imported = {
+        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    return {name.split(".")[0] for name in imported}
 
 
 def report(capsys: pytest.CaptureFixture[str], line: str) -> None:

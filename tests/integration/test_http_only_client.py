@@ -8,10 +8,8 @@ needs a mailbox)."""
 
 from __future__ import annotations
 
-import ast
 import random  # noqa: TID251  (an outside client: seeded, need not replay the engine)
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,20 +22,13 @@ from tests.integration.api_only_client import (
     check_operations,
     play_to_the_end,
 )
-from tests.integration.it_helpers import assert_log_sound, users
+from tests.integration.it_helpers import assert_log_sound, imported_roots, users
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 def test_the_client_imports_nothing_of_the_server() -> None:
-    tree = ast.parse(Path(client_module.__file__).read_text())
-    imported = {
-        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    }
-    roots = {name.split(".")[0] for name in imported}
+    roots = imported_roots(client_module.__file__)
     assert roots <= {
         "__future__",
         "random",

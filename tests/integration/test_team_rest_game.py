@@ -21,19 +21,17 @@ finished and its log verifies.
 
 from __future__ import annotations
 
-import ast
 import json
 import random  # noqa: TID251  (an outside client: seeded, need not replay the engine)
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 from rest_framework.authtoken.models import Token
 
 from tests.integration import team_rest_client as client_module
-from tests.integration.it_helpers import report, users
+from tests.integration.it_helpers import imported_roots, report, users
 from tests.integration.team_rest_client import (
     CONFERENCES,
     Api,
@@ -59,14 +57,7 @@ STEP_CAP = 2000
 
 
 def test_the_team_client_imports_nothing_of_the_server() -> None:
-    tree = ast.parse(Path(client_module.__file__).read_text())
-    imported = {
-        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    }
-    assert {name.split(".")[0] for name in imported} <= {
+    assert imported_roots(client_module.__file__) <= {
         "__future__",
         "random",
         "time",
