@@ -174,6 +174,13 @@ class Ruleset(Protocol[S]):
         other roles never see them in events, counts or notifications."""
         ...
 
+    # --- what a turn-report email needs (optional: the default renders nothing) ---
+    def report_text(self, state: S, role: Role) -> str:
+        """The role's view in words, plain text lines, built ONLY from `self.view(state, role)`
+        and `self.prompts(state)[role]` (never from hidden state), for the body of a turn-report
+        email. The default renders nothing (""): the platform then sends its generic body."""
+        return ""
+
 
 def random_legal_action(
     ruleset: Ruleset[S], state: S, role: Role, rng: Rng, tries: int = 20

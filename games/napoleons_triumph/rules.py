@@ -396,6 +396,17 @@ class NapoleonsTriumph:
 
         return parse_text(self.ctx(state), role, text)
 
+    def report_text(self, state: GameState, role: Role) -> str:
+        """The role's view in words for a turn-report email (report.py): built only from
+        `view(state, role)`, the role's prompt and the public board. Never raises: a bug
+        becomes one line saying the report could not be written."""
+        from games.napoleons_triumph.report import report
+
+        try:
+            return report(self.view(state, role), self.prompts(state).get(role), self.board(state))
+        except Exception as e:  # never raise to the platform (as parse_text)
+            return f"(the report could not be written: {type(e).__name__})\n"
+
     def random_action(self, state: GameState, role: Role, rng: Rng) -> Action | None:
         if self._random_player is None:
             raise NotImplementedError(

@@ -18,6 +18,7 @@ from games.core.protocol import JSON, Action, Rejection
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.decisions import text_kind
 from games.napoleons_triumph.retreat import default_plan
+from games.napoleons_triumph.team.text_orders import OrderLineError, is_team_line, read_team_line
 from games.napoleons_triumph.text_reader import (
     Clauses,
     Reader,
@@ -31,8 +32,10 @@ from games.napoleons_triumph.text_reader import (
     tokenise,
     words_of,
 )
+from games.napoleons_triumph.text_setup import SETUP_PHASES, setup_orders
 
 RULE = "NT-0"  # a form error, not a rule of the game
+MAX_LINE_CHARS = 500  # no order needs more; keeps reading a hostile text cheap
 
 
 # ----------------------------------------------------------------------------- the orders
@@ -364,7 +367,10 @@ def _hold(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
 
 
 def _end(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
-    if [t.key for t in toks] not in (["turn"], ["of", "turn"]):
+    words = [t.key for t in toks]
+    if words in (["part"], ["my", "part"]):  # team play: NT-TEAM-32
+        return "end_part", {}
+    if words not in (["turn"], ["of", "turn"]):
         raise TextError("write 'end turn'")
     return "end_turn", {}
 
@@ -457,13 +463,24 @@ def parse_orders(ctx: Ctx, role: str, text: str) -> list[Action] | Rejection:
         return orders or Rejection(RULE, "the text holds no order", "/")
     if side is None:
         return Rejection("NT-140", f"{role!r} plays no side in this game", "/role")
+    if ctx.state.phase in SETUP_PHASES and ctx.state.team is None:  # one set-up (text_setup)
+        return setup_orders(Reader(ctx, side), role, _lines(text))
     r = Reader(ctx, side)
     actions: list[Action] = []
     for n, line in _lines(text):
+        if len(line) > MAX_LINE_CHARS:  # the name look-ups grow with the square of a line
+            return Rejection(
+                RULE, f"line {n}: longer than {MAX_LINE_CHARS} characters", f"/line/{n}"
+            )
         try:
-            kind, payload = read_line(r, line)
+            if is_team_line(line):  # ORDER <rank>: ..., NO ORDER <rank>, SEAL (team digest 3.8)
+                kind, payload = read_team_line(ctx.state, role, line)
+            else:
+                kind, payload = read_line(r, line)
         except TextError as e:
             return Rejection(RULE, f"line {n}: {e}", f"/line/{n}")
+        except OrderLineError as e:
+            return Rejection(e.rule, f"line {n}: {e.message}", f"/line/{n}")
         actions.append(Action(role, kind, payload))
     if not actions:
         return Rejection(RULE, "the text holds no order", "/")
