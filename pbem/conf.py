@@ -57,6 +57,14 @@ DEFAULTS: dict[str, Any] = {
     "BROKER_PROBE_MS": 1000,
     "RECOVER_SECONDS": 5,
     "RECOVER_AFTER_SECONDS": 10,
+    # orders by email (pbem.notify.reply_address, pbem.mailin): the reply addresses'
+    # local-part prefix (`play+s<seat>.<key version>.<mac>@MAIL_DOMAIN`); the key version that
+    # signs new addresses and the oldest one still accepted (raise it to expire old addresses);
+    # the largest inbound mail stored
+    "REPLY_LOCAL_PART": "play",
+    "REPLY_KEY_VERSION": 1,
+    "REPLY_KEY_OLDEST": 1,
+    "MAX_MAIL_BYTES": 512 * 1024,
 }
 
 
@@ -85,6 +93,10 @@ class PbemSettings:
     BROKER_PROBE_MS: int
     RECOVER_SECONDS: int
     RECOVER_AFTER_SECONDS: int
+    REPLY_LOCAL_PART: str
+    REPLY_KEY_VERSION: int
+    REPLY_KEY_OLDEST: int
+    MAX_MAIL_BYTES: int
 
     def __init__(self, defaults: Mapping[str, Any]) -> None:
         self._defaults = dict(defaults)

@@ -247,12 +247,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "play-deadlines-sweep": {"task": "play.deadlines_sweep", "schedule": 60.0},
     "play-reminders-sweep": {"task": "play.reminders_sweep", "schedule": 300.0},
     "play-stuck-turns-sweep": {"task": "play.stuck_turns_sweep", "schedule": 60.0},
-    # notify: re-enqueue due outbox rows; one digest mail per user per day (hour in UTC)
+    # notify: re-enqueue due outbox rows
     "notify-outbox-sweep": {"task": "notify.outbox_sweep", "schedule": 60.0},
-    "notify-digest-send": {
-        "task": "notify.digest_send",
-        "schedule": crontab(minute=0, hour=envint("PBEM_DIGEST_HOUR", 7)),
-    },
+    # digests: every quarter hour; each user's is due at the start of their N-hour window (UTC)
+    "notify-digest-send": {"task": "notify.digest_send", "schedule": crontab(minute="*/15")},
 }
 
 # App-specific knobs live in one namespaced dict (arch. 8.10): every key and its default is in

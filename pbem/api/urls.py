@@ -22,6 +22,7 @@ from pbem.api.games import (
     SeatJoinApi,
 )
 from pbem.api.invitations import InvitationListApi, SeatAcceptApi, SeatDeclineApi
+from pbem.api.notification_prefs import NotificationPrefsApi
 from pbem.api.orders import IntakeDetailApi, OrderSubmitApi
 from pbem.api.team import (
     ArchiveApi,
@@ -52,6 +53,8 @@ urlpatterns = [
     path("invitations", InvitationListApi.as_view(), name="invitations"),
     path("users", UserSignupApi.as_view(), name="users"),
     path("users/verify", UserVerifyApi.as_view(), name="users-verify"),
+    # the caller's email preference: instant or a digest (pbem.api.notification_prefs)
+    path("users/me/notifications", NotificationPrefsApi.as_view(), name="users-me-notifications"),
     path("games/<str:game_id>/view", GameViewApi.as_view(), name="game-view"),
     path("games/<str:game_id>/events", GameEventsApi.as_view(), name="game-events"),
     path("games/<str:game_id>/verify", GameVerifyApi.as_view(), name="game-verify"),

@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template.loader import render_to_string, select_template
 
 from games.core.protocol import JSON
 from pbem.conf import DEFAULTS, pbem_settings
 from pbem.notify.models import Kind, Notification
 from pbem.notify.notice import notice_title
+from pbem.notify.reply_address import seat_address
 from pbem.notify.written_order import written_order_block
-from pbem.play.models import Event, Game
+from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.selectors import event_lines_for, numbering_for
 from pbem.play.services.log import state_at
@@ -25,6 +26,9 @@ from pbem.play.services.log import state_at
 SUMMARY_SKIP = {"viewer", "ruleset"}  # the recipient knows who they are and what they play
 SUMMARY_MAX = 12
 LOG_MAX = 40
+# the news a player may answer with orders: the mail carries the seat's view in words and its
+# signed reply address (issue 14)
+REPORT_KINDS = frozenset({Kind.YOUR_TURN, Kind.TURN_BEGINS, Kind.TURN_RESOLVED, Kind.DEADLINE_SOON})
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Content:
     html: str
     view_url: str
     context: dict[str, Any]
+    reply_to: str = ""  # the seat's signed reply address ("" for news that takes no orders)
 
 
 def visible_log(event: Event, role: str) -> list[str]:
@@ -161,6 +166,31 @@ def notification_context(n: Notification) -> dict[str, Any]:
         # the game's clock as it stands when the mail is written, not game state
         "deadline_at": game.deadline_at if clock else None,
         **_turn_begins_context(n, view),
+        **_report_context(n, state),
+    }
+
+
+def _report_context(n: Notification, state: Any) -> dict[str, Any]:
+    """A turn report (issue 14 item 1): the seat's view in words (the engine's `report_text`,
+    built from `view(state, role)` only), the deadline, and the signed reply address that takes
+    orders; rendered by the ruleset's own template when it has one
+    (`notify/<ruleset>/_report.txt`), else by the generic one."""
+    game = n.game
+    if n.kind not in REPORT_KINDS or game.status != Game.Status.ACTIVE:
+        return {"report_text": "", "reply_address": ""}
+    ruleset = ruleset_get(game.ruleset_id)
+    report = getattr(ruleset, "report_text", None)
+    seat = Seat.objects.filter(game_id=game.pk, role=n.role).only("pk").first()
+    names = [f"notify/{game.ruleset_id}/_report.txt", "notify/_report.txt"]
+    html_names = [f"notify/{game.ruleset_id}/_report.html", "notify/_report.html"]
+    return {
+        "report_text": report(state, n.role).rstrip() if callable(report) else "",
+        "reply_address": (
+            "" if seat is None else seat_address(game_id=game.pk, role=n.role, seat_pk=seat.pk)
+        ),
+        "report_deadline": game.deadline_at,
+        "report_template": select_template(names).template.name,
+        "report_template_html": select_template(html_names).template.name,
     }
 
 
@@ -192,5 +222,10 @@ def notification_content(n: Notification) -> Content:
     context = notification_context(n)
     subject, text, html = render(n.kind, context)
     return Content(
-        subject=subject, text=text, html=html, view_url=context["view_url"], context=context
+        subject=subject,
+        text=text,
+        html=html,
+        view_url=context["view_url"],
+        context=context,
+        reply_to=context.get("reply_address", ""),
     )

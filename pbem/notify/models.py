@@ -8,8 +8,12 @@ row with a conditional UPDATE (`pending` -> `sending`) and record the outcome th
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+
+DIGEST_HOURS_MIN, DIGEST_HOURS_MAX = 1, 168  # an hour to a week
+DIGEST_HOURS_DEFAULT = 24
 
 
 class Kind(models.TextChoices):
@@ -47,20 +51,37 @@ class WebhookEndpoint(models.Model):
 
 
 class NotificationPref(models.Model):
-    """How a user wants email: one mail per notification, or one daily digest."""
+    """How a user wants email: one mail per notification, or a digest every `digest_hours`.
+
+    The digest's stored mode value stays `daily_digest` (rows written before the digest took a
+    period keep their meaning); the API calls it `digest` (pbem.api.notification_prefs)."""
 
     class Mode(models.TextChoices):
         INSTANT = "instant"
-        DAILY_DIGEST = "daily_digest"
+        DAILY_DIGEST = "daily_digest", "Digest"  # one mail every `digest_hours` (API: "digest")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_pref"
     )
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.INSTANT)
     email_enabled = models.BooleanField(default=True)
+    # the digest's period: windows of this many hours counted from the Unix epoch in UTC
+    digest_hours = models.PositiveSmallIntegerField(
+        default=DIGEST_HOURS_DEFAULT,
+        validators=[MinValueValidator(DIGEST_HOURS_MIN), MaxValueValidator(DIGEST_HOURS_MAX)],
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(digest_hours__gte=DIGEST_HOURS_MIN, digest_hours__lte=DIGEST_HOURS_MAX),
+                name="notify_pref_digest_hours_range",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.user_id}: {self.mode}, email {'on' if self.email_enabled else 'off'}"
+        email = "on" if self.email_enabled else "off"
+        return f"{self.user_id}: {self.mode} every {self.digest_hours} h, email {email}"
 
 
 class Notification(models.Model):
@@ -123,17 +144,23 @@ class Notification(models.Model):
 
 
 class DigestRun(models.Model):
-    """One daily digest mail per user per day: the unique (user, day) row is the claim."""
+    """One digest mail per user per window: the unique (user, window_start) row is the claim.
+
+    `window_start` is the start of the window the mail was sent in (floor(now / hours) in UTC,
+    pbem.notify.digest.window_start); the mail carries what was held before it."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    day = models.DateField()
-    count = models.PositiveIntegerField(default=0)
+    window_start = models.DateTimeField()
+    hours = models.PositiveSmallIntegerField(default=DIGEST_HOURS_DEFAULT)  # the window's length
+    count = models.PositiveIntegerField(default=0)  # notifications the mail carried
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "day"], name="notify_digest_user_day_uniq")
+            models.UniqueConstraint(
+                fields=["user", "window_start"], name="notify_digest_user_window_uniq"
+            )
         ]
 
     def __str__(self) -> str:
-        return f"digest for {self.user_id} on {self.day}"
+        return f"digest for {self.user_id} at {self.window_start:%Y-%m-%d %H:%M} UTC"

@@ -1,5 +1,6 @@
 """Notification services (architecture 8.8): plan outbox rows in the event's transaction,
-deliver each exactly once, retry with backoff, sweep what was lost, send daily digests.
+deliver each exactly once, retry with backoff, sweep what was lost (the digest every N hours
+and the user's email preference live in pbem.notify.digest).
 
 - `notifications_plan` is called by `pbem.play.services.log.event_append` inside the event's
   transaction. At most one kind per seat per event (game_over > turn_begins > your_turn >
@@ -23,21 +24,22 @@ import hmac
 import logging
 import secrets
 from collections.abc import Collection, Iterable, Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from pbem.conf import pbem_settings
-from pbem.notify.content import notification_content, render
-from pbem.notify.models import DigestRun, Kind, Notification, NotificationPref, WebhookEndpoint
+from pbem.notify.content import notification_content
+from pbem.notify.digest import digest_send as digest_send  # re-export: notify.tasks calls it here
+from pbem.notify.digest import notification_pref_set as notification_pref_set  # re-export: tests
+from pbem.notify.models import Kind, Notification, NotificationPref, WebhookEndpoint
 from pbem.notify.notice import notice_roles
 from pbem.notify.transports import transport_class
 from pbem.notify.transports.base import Message, TransportError
-from pbem.notify.transports.email import mail_domain, mail_send
 from pbem.notify.transports.webhook import host_check, host_of
 from pbem.play.enqueue import enqueue, enqueue_later
 from pbem.play.errors import ServiceError
@@ -344,6 +346,7 @@ def message_build(n: Notification) -> Message:
         text=content.text,
         html=content.html,
         view_url=content.view_url,
+        reply_to=content.reply_to,
     )
 
 
@@ -467,80 +470,6 @@ def outbox_sweep(*, now: datetime | None = None) -> int:
     return done
 
 
-# --- daily digest -----------------------------------------------------------------------------
-
-
-def digest_send(*, now: datetime | None = None) -> int:
-    """One mail per user per day with every row held for their digest (status `digest`).
-    The unique (user, day) DigestRun row is the claim. Returns the number of mails sent."""
-    now = now or timezone.now()
-    day = now.astimezone(UTC).date()
-    users = sorted(
-        set(
-            Notification.objects.filter(
-                status=Notification.Status.DIGEST, created_at__lte=now
-            ).values_list("user_id", flat=True)
-        )
-    )
-    sent = 0
-    for user_id in users:
-        try:
-            sent += _digest_one(user_id, day, now)
-        except Exception:
-            logger.exception("notify: digest for user %s failed; skipped", user_id)
-    return sent
-
-
-def _digest_one(user_id: int, day: date, now: datetime) -> int:
-    try:
-        with transaction.atomic():
-            run = DigestRun.objects.create(user_id=user_id, day=day)
-    except IntegrityError:
-        return 0  # this user's digest for today is already out
-    held = Q(user_id=user_id, status=Notification.Status.DIGEST, created_at__lte=now)
-    ids = list(
-        Notification.objects.filter(held).order_by("created_at", "pk").values_list("pk", flat=True)
-    )
-    Notification.objects.filter(held, pk__in=ids).update(
-        status=Notification.Status.SENDING, attempts=F("attempts") + 1, claimed_at=now
-    )
-    claimed = Q(pk__in=ids, status=Notification.Status.SENDING, claimed_at=now)
-    rows = list(
-        Notification.objects.filter(claimed)
-        .select_related("event", "game", "user")
-        .order_by("created_at", "pk")
-    )
-    if not rows:
-        run.delete()
-        return 0
-    user = rows[0].user
-    try:
-        items = [notification_content(n) for n in rows]
-        context = {
-            "day": day,
-            "items": [{"subject": c.subject, "text": c.text, "html": c.html} for c in items],
-        }
-        subject, text, html = render("digest", context)
-        mail_send(
-            to=user.email,
-            subject=subject,
-            text=text,
-            html=html,
-            headers={"Message-ID": f"<digest.{user_id}.{day}@{mail_domain()}>"},
-        )
-    except Exception as e:
-        Notification.objects.filter(claimed).update(
-            status=Notification.Status.DIGEST, last_error=str(e)[:2000]
-        )
-        run.delete()  # a later run tries again
-        raise
-    Notification.objects.filter(claimed).update(
-        status=Notification.Status.SENT, sent_at=timezone.now(), last_error=""
-    )
-    DigestRun.objects.filter(pk=run.pk).update(count=len(rows))
-    return 1
-
-
 # --- subscriptions and preferences (for the API) ----------------------------------------------
 
 
@@ -579,21 +508,3 @@ def webhook_delete(*, user: User, endpoint_id: int) -> None:
     deleted, _ = WebhookEndpoint.objects.filter(pk=endpoint_id, user=user).delete()
     if not deleted:
         raise WebhookNotFound(f"you have no webhook {endpoint_id}")
-
-
-def notification_pref_set(
-    *, user: User, mode: str | None = None, email_enabled: bool | None = None
-) -> NotificationPref:
-    """Set how `user` gets email (instant or daily digest, or none). Raises ServiceError (400)."""
-    if mode is not None and mode not in NotificationPref.Mode.values:
-        raise ServiceError(f"mode must be one of {sorted(NotificationPref.Mode.values)}")
-    pref, _ = NotificationPref.objects.get_or_create(user=user)
-    fields: dict[str, object] = {}
-    if mode is not None:
-        fields["mode"] = mode
-    if email_enabled is not None:
-        fields["email_enabled"] = email_enabled
-    if fields:
-        NotificationPref.objects.filter(pk=pref.pk).update(**fields)
-        pref.refresh_from_db()
-    return pref

@@ -31,6 +31,7 @@ class Message:
     text: str
     html: str
     view_url: str
+    reply_to: str = ""  # the seat's signed reply address: email only (issue 14)
 
 
 class Transport:

@@ -64,17 +64,18 @@ class EmailTransport(Transport):
 
     def deliver(self, message: Message) -> None:
         root = thread_root(message.game_id)
+        headers = {
+            "Message-ID": message_id(message.game_id, message.seq, message.role, news_tag(message)),
+            "In-Reply-To": root,
+            "References": root,
+            "X-PBEM-Delivery": message.delivery_id,
+        }
+        if message.reply_to:  # orders by email: a reply goes to the seat's signed address
+            headers["Reply-To"] = message.reply_to
         mail_send(
             to=self.notification.user.email,
             subject=message.subject,
             text=message.text,
             html=message.html,
-            headers={
-                "Message-ID": message_id(
-                    message.game_id, message.seq, message.role, news_tag(message)
-                ),
-                "In-Reply-To": root,
-                "References": root,
-                "X-PBEM-Delivery": message.delivery_id,
-            },
+            headers=headers,
         )

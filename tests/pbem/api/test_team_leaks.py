@@ -49,7 +49,8 @@ from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team.engine import WRITE_ORDER, data_of
 from pbem.notify.content import notification_content
 from pbem.notify.models import Notification
-from pbem.play.models import Event, Game
+from pbem.notify.reply_address import seat_address
+from pbem.play.models import Event, Game, Seat
 from pbem.play.selectors import numbering_for
 from pbem.play.services import games as games_service
 from pbem.play.services.log import state_at
@@ -186,6 +187,7 @@ class PairRun:
         self.turn = 0  # compare points so far: who reads which of ROTATING
         self.a = self._create(users)
         self.b = self._create(users)
+        self._addresses: dict[str, str] | None = None
 
     # --- set-up -------------------------------------------------------------------------------
 
@@ -411,11 +413,25 @@ class PairRun:
 
         for na, nb in zip(sorted(rows_a, key=key), sorted(rows_b, key=key), strict=True):
             ca, cb = notification_content(na), notification_content(nb)
-            text_a = f"{ca.subject}\n{ca.text}".replace(self.a, self.b)
-            text_b = f"{cb.subject}\n{cb.text}"
+            text_a = self._same_names(f"{ca.subject}\n{ca.text}".replace(self.a, self.b))
+            text_b = self._same_names(f"{cb.subject}\n{cb.text}")
             self.report.rendered += 1
             if text_a != text_b:
                 self.report.differ("notification_content", f"{here} {na.role}", text_a, text_b)
+
+    def _same_names(self, text: str) -> str:
+        """The text with each seat's signed reply address (its seat's pk and mac differ between
+        the two games, as their ids do) named by its role, as the game ids are made one."""
+        if self._addresses is None:
+            self._addresses = {
+                seat_address(game_id=seat.game_id, role=seat.role, seat_pk=seat.pk): (
+                    f"<reply address of {seat.role}>"
+                )
+                for seat in Seat.objects.filter(game_id__in=[self.a, self.b])
+            }
+        for address, name in self._addresses.items():
+            text = text.replace(address, name)
+        return text
 
     def _compare_mail(self, where: str) -> None:
         """The mails sent meanwhile to seats that may not read the difference: recipient,
@@ -440,7 +456,7 @@ class PairRun:
             if run is None or role is None or role in self.tainted:
                 continue
             gid = self.a if run == "A" else self.b
-            content = f"{m.to}\n{m.subject}\n{m.body}".replace(gid, self.b)
+            content = self._same_names(f"{m.to}\n{m.subject}\n{m.body}".replace(gid, self.b))
             headers = "{} {}".format(
                 str(m.extra_headers.get("Message-ID", "")).replace(gid, self.b),
                 delivery_shape(str(m.extra_headers.get("X-PBEM-Delivery", "")), ranks[gid]),
