@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",  # Swagger UI served from our static files, not a CDN
     "pbem.play",
     "pbem.notify",
+    "pbem.mailin",
 ]
 
 MIDDLEWARE = [
@@ -240,7 +241,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 120
 # visibility: longer than the hard time limit
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {"visibility_timeout": 600}
-CELERY_TASK_ROUTES = {"play.*": {"queue": "turns"}, "notify.*": {"queue": "mail"}}
+CELERY_TASK_ROUTES = {
+    "play.*": {"queue": "turns"},
+    "notify.*": {"queue": "mail"},
+    "mailin.*": {"queue": "mail"},  # orders by email: read, applied and answered
+}
 CELERY_TASK_DEFAULT_QUEUE = "turns"
 # Beat: the database decides what is overdue, not the broker (arch. 8.6). Others add entries here.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
@@ -249,6 +254,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "play-stuck-turns-sweep": {"task": "play.stuck_turns_sweep", "schedule": 60.0},
     # notify: re-enqueue due outbox rows
     "notify-outbox-sweep": {"task": "notify.outbox_sweep", "schedule": 60.0},
+    # mailin: stored mail that no worker took (the broker was down, a worker died)
+    "mailin-inbound-sweep": {"task": "mailin.inbound_sweep", "schedule": 60.0},
     # digests: every quarter hour; each user's is due at the start of their N-hour window (UTC)
     "notify-digest-send": {"task": "notify.digest_send", "schedule": crontab(minute="*/15")},
 }

@@ -1,4 +1,5 @@
-"""URL routes: a health check, the list of rulesets, the admin, the REST API and its schema."""
+"""URL routes: a health check, the list of rulesets, the admin, the REST API and its schema,
+and the ESP webhooks (django-anymail) that deliver inbound mail."""
 
 from __future__ import annotations
 
@@ -30,4 +31,6 @@ urlpatterns = [
     path("api/v1/", include("pbem.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # ESP webhooks (django-anymail): inbound mail at anymail/<esp>/inbound/ (pbem.mailin.esp)
+    path("anymail/", include("anymail.urls")),
 ]

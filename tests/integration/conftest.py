@@ -29,6 +29,14 @@ from rest_framework.authtoken.models import Token
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# real SMTP (orders by email): the sink the server mails to, the listener, a raw sender
+from tests.integration.mail_fixtures import (  # noqa: E402, F401
+    mail_worker,
+    smtp_sink,
+    smtp_sink_server,
+    smtpd_process,
+)
+
 
 def _wait(until: Callable[[], bool], seconds: float, what: str, step: float = 0.05) -> None:
     deadline = time.monotonic() + seconds

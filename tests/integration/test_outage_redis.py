@@ -75,8 +75,8 @@ class Load:
 
 def _player(load: Load, game_id: str, role: str, http: Any, seed: int) -> None:
     """Play `role`: when prompted, send an order (with a key) and wait for it by reading; after
-IMPATIENT seconds without an outcome, send another for the same prompt (they pile up while
-the broker is down, and all but the first that still fits are refused once it is back)."""
+    IMPATIENT seconds without an outcome, send another for the same prompt (they pile up while
+    the broker is down, and all but the first that still fits are refused once it is back)."""
     rng = Rng(seed)
     k = 0
     try:
