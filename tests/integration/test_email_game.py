@@ -40,6 +40,16 @@ def _game(players: list[Any]) -> Game:
     )
 
 
+def _two_players(
+    prefix: str, sink: SmtpSink, smtpd: tuple[str, int], seed: int
+) -> tuple[Game, MailPlayers]:
+    """A new two-player game and its players, who know only their mailboxes."""
+    allied, french = users(prefix, 2)
+    game = _game([allied, french])
+    emails = {"allied": allied.email, "french": french.email}
+    return game, MailPlayers(str(game.pk), emails, sink, smtpd, Rng(seed))
+
+
 def test_a_whole_game_by_email(
     mail_worker: Worker,
     smtp_sink: SmtpSink,
@@ -47,15 +57,7 @@ def test_a_whole_game_by_email(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     started = time.monotonic()
-    allied, french = users("mailer", 2)
-    game = _game([allied, french])
-    players = MailPlayers(
-        game_id=str(game.pk),
-        emails={"allied": allied.email, "french": french.email},
-        sink=smtp_sink,
-        smtpd=smtpd_process,
-        rng=Rng(20261126),
-    )
+    game, players = _two_players("mailer", smtp_sink, smtpd_process, seed=20261126)
     players.wait_for_news()  # the first turn report
     while players.sent < MAX_ORDERS:
         game.refresh_from_db()
@@ -96,15 +98,7 @@ def test_bad_mail_over_smtp_is_answered_and_changes_nothing(
 ) -> None:
     """Forged and replayed mail over the real listener: answered with the reason, nothing
     applied; the replay is stored once."""
-    allied, french = users("badmail", 2)
-    game = _game([allied, french])
-    players = MailPlayers(
-        game_id=str(game.pk),
-        emails={"allied": allied.email, "french": french.email},
-        sink=smtp_sink,
-        smtpd=smtpd_process,
-        rng=Rng(7),
-    )
+    game, players = _two_players("badmail", smtp_sink, smtpd_process, seed=7)
     players.wait_for_news()
     (role, report_mail) = next(iter(players.pending.items()))
     other = "french" if role == "allied" else "allied"

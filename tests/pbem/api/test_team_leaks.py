@@ -49,12 +49,12 @@ from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team.engine import WRITE_ORDER, data_of
 from pbem.notify.content import notification_content
 from pbem.notify.models import Notification
-from pbem.notify.reply_address import seat_address
-from pbem.play.models import Event, Game, Seat
+from pbem.play.models import Event, Game
 from pbem.play.selectors import numbering_for
 from pbem.play.services import games as games_service
 from pbem.play.services.log import state_at
 from tests.pbem.api.conftest import client_for
+from tests.pbem.notify.nf_helpers import reply_addresses_named
 from tests.support.team_pairs import (
     PAIRS,
     PairSpec,
@@ -187,7 +187,6 @@ class PairRun:
         self.turn = 0  # compare points so far: who reads which of ROTATING
         self.a = self._create(users)
         self.b = self._create(users)
-        self._addresses: dict[str, str] | None = None
 
     # --- set-up -------------------------------------------------------------------------------
 
@@ -420,18 +419,7 @@ class PairRun:
                 self.report.differ("notification_content", f"{here} {na.role}", text_a, text_b)
 
     def _same_names(self, text: str) -> str:
-        """The text with each seat's signed reply address (its seat's pk and mac differ between
-        the two games, as their ids do) named by its role, as the game ids are made one."""
-        if self._addresses is None:
-            self._addresses = {
-                seat_address(game_id=seat.game_id, role=seat.role, seat_pk=seat.pk): (
-                    f"<reply address of {seat.role}>"
-                )
-                for seat in Seat.objects.filter(game_id__in=[self.a, self.b])
-            }
-        for address, name in self._addresses.items():
-            text = text.replace(address, name)
-        return text
+        return reply_addresses_named(text, [self.a, self.b])
 
     def _compare_mail(self, where: str) -> None:
         """The mails sent meanwhile to seats that may not read the difference: recipient,

@@ -5,12 +5,14 @@ outbox rows in its transaction)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from django.contrib.auth.models import User
 
 from games.core.protocol import Action, random_legal_action
 from games.core.rng import Rng
-from pbem.play.models import Event, Game
+from pbem.notify.reply_address import seat_address
+from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.games import game_create
 from pbem.play.services.log import event_append, rng_for, state_at
@@ -72,3 +74,12 @@ def play(game: Game, actions: int, seed: int = 7, *, until_turn_ends: int = 0) -
         ended += event.turn_ended
     game.refresh_from_db()
     return events
+
+
+def reply_addresses_named(text: str, game_ids: Iterable[object]) -> str:
+    """`text` with each seat's signed reply address of these games replaced by its role's name:
+    twin games differ in their seats' pks and macs as in their ids, never by what is hidden."""
+    for seat in Seat.objects.filter(game_id__in=list(game_ids)):
+        address = seat_address(game_id=seat.game_id, role=seat.role, seat_pk=seat.pk)
+        text = text.replace(address, f"<reply address of {seat.role}>")
+    return text

@@ -80,9 +80,7 @@ def test_the_outbox_rows_roll_back_with_the_event(game: Game) -> None:
     assert not Event.objects.filter(game=game, seq__gt=head).exists()
 
 
-def test_a_failing_event_receiver_rolls_the_event_back(
-    game: Game, boom_on: list[Signal]
-) -> None:
+def test_a_failing_event_receiver_rolls_the_event_back(game: Game, boom_on: list[Signal]) -> None:
     hooks.EVENT_APPENDED.connect(_boom, weak=False)
     boom_on.append(hooks.EVENT_APPENDED)
     head = game.head_seq

@@ -23,7 +23,7 @@ from pbem.notify.services import delivery_basis, delivery_id, notification_deliv
 from pbem.play.models import Event
 from pbem.play.selectors import numbering_for
 from tests.pbem.notify.conftest import HookServer
-from tests.pbem.notify.nf_helpers import user
+from tests.pbem.notify.nf_helpers import reply_addresses_named, user
 from tests.pbem.notify.nf_team import FRENCH, ROLES, Written, written_turn
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("allow_private")]
@@ -48,6 +48,7 @@ def _one(n: Notification, hook: HookServer) -> dict[str, str]:
             "text": str(sent.body),
             "html": str(sent.alternatives[0][0]),
             "message_id": sent.extra_headers["Message-ID"],
+            "reply_to": sent.extra_headers.get("Reply-To", ""),
             "delivery": sent.extra_headers["X-PBEM-Delivery"],
         }
     (got,) = hook.received[before:]
@@ -68,7 +69,9 @@ def _sent(w: Written, hook: HookServer, roles_of: Iterable[str] | None = None) -
             basis = delivery_basis(n, numbering_for(game, [n.role]).role_seq(event.seq))
             assert got.pop("delivery") == delivery_id(basis)  # what receivers deduplicate on
             got["basis"] = basis
-            out[(i, n.role, n.channel)] = {k: v.replace(gid, "<game>") for k, v in got.items()}
+            out[(i, n.role, n.channel)] = {
+                k: reply_addresses_named(v, [gid]).replace(gid, "<game>") for k, v in got.items()
+            }
     return out
 
 
