@@ -75,7 +75,8 @@ def test_an_order_by_mail_is_applied_through_the_order_path(game: Game) -> None:
     assert answer["In-Reply-To"].strip("<>") == row.message_id
     assert address_read(answer["Reply-To"]).pk == Seat.objects.get(game=game, role=role).pk
     assert "line 1: end turn" in answer.get_content()
-    assert "applied (event" in answer.get_content()
+    seq = intake.event.seq if intake.event is not None else 0
+    assert f"  -> applied (event {seq})\n" in answer.get_content()  # no hidden events here
 
 
 def test_the_same_message_twice_is_stored_and_applied_once(game: Game) -> None:
