@@ -6,27 +6,41 @@ and its checks (games.core.checks.Checks: invariants, the hidden-fact probe, fas
 The platform (pbem.play.rulesets, filtered by the setting RULESETS), the fuzzer (games.fuzz) and
 the contract tests (tests/engines/test_contract.py) all read this table: adding a ruleset is
 adding one entry here.
+
+The board hook: an entry's optional `board` names ("module:ATTRIBUTE") a function
+`render(view: JSON) -> str` that returns an SVG document drawn ONLY from a seat's view (what
+`ruleset.view(state, role)` returns), so a page can show it without ever seeing hidden facts.
+`board_renderer(ruleset_id)` returns it, or None for a ruleset without a board (the web pages
+then show the view in words only). The SVG marks each locale (or space) as
+`<g class="locale" data-locale="<n>" id="locale-<n>">` and each visible piece as
+`<g class="block own|enemy" data-piece="<id or alias>">`, so pages and tests can find them.
+Napoleon's Triumph: `games.napoleons_triumph.board_svg:render`.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.core.checks import Checks
-from games.core.protocol import Ruleset
+from games.core.protocol import JSON, Ruleset
+
+BoardRenderer = Callable[[JSON], str]
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     ruleset: str  # "module:ATTRIBUTE" of the Ruleset object
     checks: str = ""  # "module:ATTRIBUTE" of its Checks; the fuzzer and contract tests need it
+    board: str = ""  # "module:ATTRIBUTE" of render(view) -> SVG text; "" for no board drawing
 
 
 RULESETS: dict[str, Entry] = {
     "napoleons_triumph": Entry(
         ruleset="games.napoleons_triumph:RULESET",
         checks="games.napoleons_triumph.checks:CHECKS",
+        board="games.napoleons_triumph.board_svg:render",
     ),
 }
 
@@ -77,3 +91,17 @@ def checks(ruleset_id: str) -> Checks:
             f"{type(found).__name__}, not a games.core.checks.Checks"
         )
     return found
+
+
+def board_renderer(ruleset_id: str) -> BoardRenderer | None:
+    """The ruleset's board drawing `render(view) -> str` (an SVG document built only from the
+    view), or None when the entry names none. KeyError for an unknown ruleset; MissingHook when
+    the entry names something that cannot be loaded or is not callable."""
+    path = entry(ruleset_id).board
+    if not path:
+        return None
+    found = _load(ruleset_id, "board", path)
+    if not callable(found):
+        raise MissingHook(f"ruleset {ruleset_id!r}: its board {path!r} is not a function")
+    renderer: BoardRenderer = found
+    return renderer

@@ -109,8 +109,12 @@ def load_board(path: str | os.PathLike[str]) -> Board:
 _REGISTERED: dict[str, Board] = {}
 
 # The boards that ship in `data/`: fixed when the module is imported, so whether a name is a board
-# never depends on what a caller asks about (no file system probe, no existence oracle).
-SHIPPED: tuple[str, ...] = tuple(sorted(f.stem for f in DATA_DIR.glob("*.yaml")))
+# never depends on what a caller asks about (no file system probe, no existence oracle). A board's
+# drawing, `<board>-layout.yaml` beside it (layout.py), is not a board.
+LAYOUT_SUFFIX = "-layout"
+SHIPPED: tuple[str, ...] = tuple(
+    sorted(f.stem for f in DATA_DIR.glob("*.yaml") if not f.stem.endswith(LAYOUT_SUFFIX))
+)
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 MAX_ID_SHOWN = 40
 
