@@ -1,5 +1,6 @@
-"""URL routes: a health check, the list of rulesets, the admin, the REST API and its schema,
-and the ESP webhooks (django-anymail) that deliver inbound mail."""
+"""URL routes: the pages (pbem.web, at the root: "/" is the lobby, and still the list of
+rulesets for a client asking only for JSON), a health check, the admin, the REST API and its
+schema, and the ESP webhooks (django-anymail) that deliver inbound mail."""
 
 from __future__ import annotations
 
@@ -15,17 +16,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True})
 
 
-@require_GET
-def index(request: HttpRequest) -> JsonResponse:
-    from games import registry  # lazy: keep engine import cost off startup
-
-    return JsonResponse({"rulesets": registry.available()})
-
-
 handler404 = "pbem.api.exceptions.not_found"  # JSON in the API's error shape under /api/
 
 urlpatterns = [
-    path("", index, name="index"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("pbem.api.urls")),
@@ -33,4 +26,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     # ESP webhooks (django-anymail): inbound mail at anymail/<esp>/inbound/ (pbem.mailin.esp)
     path("anymail/", include("anymail.urls")),
+    path("", include("pbem.web.urls")),
 ]

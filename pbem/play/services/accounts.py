@@ -33,6 +33,7 @@ from pbem.play.errors import ServiceError
 logger = logging.getLogger(__name__)
 SALT = "pbem.signup"
 VERIFY_PATH = "/api/v1/users/verify"
+WEB_VERIFY_PATH = "/accounts/verify/"  # the same, as a page (pbem.web)
 
 
 class SignupRejected(ServiceError):
@@ -95,6 +96,8 @@ def _verification_mail(user: User) -> None:
         f"  curl -X POST -H 'Content-Type: application/json' -d '{{\"token\": \"{token}\"}}' "
         f"{site_url()}{VERIFY_PATH}\n\n"
         f"or open {verify_link(token)} for the same instructions.\n"
+        f"In a browser, open {site_url()}{WEB_VERIFY_PATH}?token={token}\n"
+        "to activate it and log in.\n"
         "The answer holds your API token. The link works once and for a few days.\n"
         "If you did not sign up, ignore this mail: the account stays inactive.\n",
     )

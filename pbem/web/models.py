@@ -1,0 +1,40 @@
+"""A player's page settings: the time zone their deadlines are shown in and the language of
+the pages (empty: the browser's). One row per user, created on first use (`profile_of`)."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import models
+
+LANGUAGE_BROWSER = ""  # no choice: the browser's Accept-Language decides
+
+
+def language_choices() -> list[tuple[str, str]]:
+    return [(code, str(name)) for code, name in settings.LANGUAGES]
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="web_profile"
+    )
+    time_zone = models.CharField(max_length=64, default="UTC")
+    language = models.CharField(max_length=8, blank=True, default=LANGUAGE_BROWSER)
+
+    def __str__(self) -> str:
+        return f"profile of {self.user_id}"
+
+    def zone(self) -> ZoneInfo:
+        """The profile's time zone; UTC when the stored name is not (or no longer) known."""
+        try:
+            return ZoneInfo(self.time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo("UTC")
+
+
+def profile_of(user: User) -> Profile:
+    """The user's profile, created with the defaults when they have none yet."""
+    profile, _ = Profile.objects.get_or_create(user=user)
+    return profile

@@ -1,0 +1,65 @@
+"""The pages' routes (mounted at the site root by pbem.urls), names in the namespace `web`."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path
+
+from pbem.web import account_views, game_views, lobby_views
+
+app_name = "web"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", lobby_views.lobby, name="lobby"),
+    path("games/new", lobby_views.game_create_view, name="game-create"),
+    path("games/<uuid:game_id>/", game_views.game_page, name="game"),
+    path("games/<uuid:game_id>/live", game_views.game_fragment, name="game-fragment"),
+    path("games/<uuid:game_id>/order", game_views.game_order, name="game-order"),
+    path("games/<uuid:game_id>/pause", game_views.game_pause, name="game-pause"),
+    path(
+        "games/<uuid:game_id>/join/<str:role>",
+        lobby_views.seat_action,
+        {"action": "join"},
+        name="game-join",
+    ),
+    path(
+        "games/<uuid:game_id>/accept/<str:role>",
+        lobby_views.seat_action,
+        {"action": "accept"},
+        name="game-accept",
+    ),
+    path(
+        "games/<uuid:game_id>/decline/<str:role>",
+        lobby_views.seat_action,
+        {"action": "decline"},
+        name="game-decline",
+    ),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/verify/", account_views.signup_confirm, name="signup-verify"),
+    path("accounts/login/", account_views.login_view, name="login"),
+    path("accounts/logout/", account_views.logout_view, name="logout"),
+    path("accounts/profile/", account_views.profile, name="profile"),
+    path("accounts/profile/token", account_views.token_regenerate, name="token-regenerate"),
+    path(
+        "accounts/profile/absences/<int:absence_id>/withdraw",
+        account_views.absence_withdraw,
+        name="absence-withdraw",
+    ),
+    path("accounts/email/confirm/", account_views.email_confirm, name="email-confirm"),
+    path("accounts/password/reset/", account_views.password_reset, name="password-reset"),
+    path(
+        "accounts/password/reset/sent/",
+        account_views.password_reset_done,
+        name="password-reset-done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        account_views.password_reset_confirm,
+        name="password-reset-confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        account_views.password_reset_complete,
+        name="password-reset-complete",
+    ),
+    path("i18n/language", account_views.set_language, name="set-language"),
+]
