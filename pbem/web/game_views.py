@@ -72,9 +72,8 @@ def _outcome_message(game: Game, role: str, outcome: Outcome) -> str:
     return _("Your order is accepted and will be applied in a moment.")
 
 
-@localized
-@require_GET
-def game_page(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+def _reader(request: HttpRequest, game_id: uuid.UUID) -> tuple[Game, str, str] | HttpResponse:
+    """The game, the role whose page this reader sees and its live tag; or the refusal."""
     game = _game(game_id)
     try:
         role = page_role(game, request.user, _requested_role(request))
@@ -82,7 +81,16 @@ def game_page(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
         return _forbidden(request, e.message)
     user = request.user
     mine = roles_of(game, user) if isinstance(user, User) else []
-    etag = live_etag(game, role, mine, user.pk if isinstance(user, User) else None)
+    return game, role, live_etag(game, role, mine, user.pk if isinstance(user, User) else None)
+
+
+@localized
+@require_GET
+def game_page(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
+    reader = _reader(request, game_id)
+    if isinstance(reader, HttpResponse):
+        return reader
+    game, role, etag = reader
     return render(request, "web/game.html", _page_context(request, game, role, etag=etag))
 
 
@@ -91,14 +99,10 @@ def game_page(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
 def game_fragment(request: HttpRequest, game_id: uuid.UUID) -> HttpResponse:
     """The live part of the page; 304 while the reader's tag is current (checked before any
     view is computed)."""
-    game = _game(game_id)
-    try:
-        role = page_role(game, request.user, _requested_role(request))
-    except (ReadForbidden, ServiceError) as e:
-        return _forbidden(request, e.message)
-    user = request.user
-    mine = roles_of(game, user) if isinstance(user, User) else []
-    etag = live_etag(game, role, mine, user.pk if isinstance(user, User) else None)
+    reader = _reader(request, game_id)
+    if isinstance(reader, HttpResponse):
+        return reader
+    game, role, etag = reader
     headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Cookie"}
     if etag_matches(request, etag):
         return HttpResponse(status=304, headers=headers)
