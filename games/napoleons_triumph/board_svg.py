@@ -234,8 +234,10 @@ def _map_svg(board_name: str) -> tuple[str, str] | None:
     layout = layout_for(board_name)
     if layout is None:
         return None
-    board = board_named(board_name)
-    edges = _map_edges(board_name)
+    return _map_parts(board_named(board_name), layout, _map_edges(board_name))
+
+
+def _map_parts(board: Board, layout: Layout, edges: Mapping[str, list[Point]]) -> tuple[str, str]:
     outline = f'<path class="map" d="{_d(layout.outline, closed=True)}"/>'
     locales = "".join(_locale_svg(board, layout, lid) for lid in sorted(board.locales))
     approaches = "".join(_approach_svg(board, layout, a, edges[a]) for a in sorted(edges))
@@ -348,10 +350,10 @@ def _track_svg(view: JSON, board: Board) -> str:
     return "".join(out)
 
 
-def _document(body: str, title: str) -> str:
+def _document(body: str, title: str, height: float = HEIGHT + TRACK_H) -> str:
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {_num(WIDTH)} {_num(HEIGHT + TRACK_H)}" role="img" class="nt-board">'
+        f'viewBox="0 0 {_num(WIDTH)} {_num(height)}" role="img" class="nt-board">'
         f"<title>{escape(title)}</title><style>{STYLE}</style>{body}</svg>"
     )
 
@@ -375,3 +377,11 @@ def render(view: JSON) -> str:
     cells, roads = drawn
     body = cells + roads + _pieces_svg(view, board, layout) + _track_svg(view, board)
     return _document(body, f"Napoleon's Triumph: board {name}")
+
+
+def render_map(board_name: str, layout: Layout) -> str:
+    """The map alone (no pieces, no track) of a board drawn with `layout`: the layout editor's
+    picture of a layout being changed (`board_name` one of `board_ids()`)."""
+    board = board_named(board_name)
+    cells, roads = _map_parts(board, layout, _shared_edges(board, layout))
+    return _document(cells + roads, f"Napoleon's Triumph: board {board_name}", HEIGHT)

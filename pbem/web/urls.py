@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from pbem.web import account_views, game_views, lobby_views
+from pbem.web import account_views, game_views, layout_views, lobby_views
 
 app_name = "web"
 
@@ -62,4 +62,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="password-reset-complete",
     ),
     path("i18n/language", account_views.set_language, name="set-language"),
+    path("staff/layout/<str:board_name>/", layout_views.layout_edit, name="layout-edit"),
+    path("staff/layout/<str:board_name>/check", layout_views.layout_check, name="layout-check"),
 ]
