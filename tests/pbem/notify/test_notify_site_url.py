@@ -74,16 +74,28 @@ def test_pbem_demo_prints_the_site_url(site_8931: None) -> None:
 
 def _dev_serve(tmp_path: Path, **env: str) -> list[str]:
     """Run `./dev serve`'s own function with a stand-in `python` on PATH that records its
-    arguments and PBEM_SITE_URL instead of migrating and serving."""
+    arguments and PBEM_SITE_URL instead of migrating and serving. The SMTP listener starts in the
+    background: the stand-in runserver records itself only once the listener has (a condition
+    with a 30 s bound), so the order of the record is fixed."""
     fake = tmp_path / "python"
-    fake.write_text('#!/bin/sh\necho "$PBEM_SITE_URL $*" >>"$RECORD"\n')
+    fake.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in *runserver*) if [ "${PBEM_SMTPD_PORT:-2525}" != 0 ]; then i=0;'
+        ' while [ $i -lt 600 ] && ! grep -q pbem_smtpd "$RECORD" 2>/dev/null;'
+        " do sleep 0.05; i=$((i+1)); done; fi;; esac\n"
+        'echo "$PBEM_SITE_URL $*" >>"$RECORD"\n'
+    )
     fake.chmod(0o755)
     record = tmp_path / "record"
     script = (
         'banner() { :; }; setup_venv() { :; }; eval "$(sed -n "/^cmd_serve() {/,/^}/p" dev)"; '
         "cmd_serve"
     )
-    base = {k: v for k, v in os.environ.items() if k not in ("PBEM_SITE_URL", "PORT")}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PBEM_SITE_URL", "PORT", "PBEM_SMTPD_PORT")
+    }
     run_env = {**base, "PATH": f"{tmp_path}:{os.environ['PATH']}", "RECORD": str(record), **env}
     subprocess.run(  # noqa: S603
         ["/bin/bash", "-c", script],
@@ -102,8 +114,16 @@ def test_dev_serve_sets_the_site_url_from_its_port(tmp_path: Path) -> None:
     assert calls == [
         f"{SITE} manage.py migrate",
         f"{SITE} manage.py pbem_demo --if-missing",
+        f"{SITE} manage.py pbem_smtpd --host 127.0.0.1 --port 2525",
         f"{SITE} manage.py runserver 0.0.0.0:8931",
     ]
+
+
+def test_dev_serve_leaves_the_smtp_listener_out_on_port_0(tmp_path: Path) -> None:
+    calls = _dev_serve(tmp_path, PBEM_SMTPD_PORT="0")
+
+    assert not [c for c in calls if "pbem_smtpd" in c]
+    assert calls[-1] == "http://localhost:8000 manage.py runserver 0.0.0.0:8000"
 
 
 def test_dev_serve_keeps_a_site_url_that_is_set(tmp_path: Path) -> None:
