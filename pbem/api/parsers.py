@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from typing import IO, Any
 
@@ -26,9 +25,9 @@ from rest_framework.parsers import BaseParser
 from rest_framework.renderers import JSONRenderer
 
 from pbem.conf import pbem_settings
+from pbem.play.json_depth import nests_deeper
 
 # the characters that open or close strings and containers (and escapes inside strings)
-_SPECIAL = re.compile(r'[\\"\[\]{}]')
 
 
 class RequestTooLarge(APIException):
@@ -49,33 +48,12 @@ def too_large(limit: int) -> RequestTooLarge:
 
 
 def nesting_depth_check(text: str, limit: int) -> None:
-    """Raise a 400 `too_deep` when arrays/objects nest deeper than `limit`: one linear pass over
-    the special characters, brackets inside strings not counted (no recursion, no regex
-    backtracking)."""
-    depth = 0
-    in_string = False
-    escaped_at = -1
-    for match in _SPECIAL.finditer(text):
-        pos = match.start()
-        if pos == escaped_at:
-            continue  # the character after a backslash in a string
-        char = text[pos]
-        if in_string:
-            if char == "\\":
-                escaped_at = pos + 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                raise ParseError(
-                    f"JSON nested deeper than {limit} levels of arrays and objects",
-                    code="too_deep",
-                )
-        elif char in "]}":
-            depth -= 1
+    """Raise a 400 `too_deep` when arrays/objects nest deeper than `limit`
+    (pbem.play.json_depth)."""
+    if nests_deeper(text, limit):
+        raise ParseError(
+            f"JSON nested deeper than {limit} levels of arrays and objects", code="too_deep"
+        )
 
 
 def _finite_float(text: str) -> float:

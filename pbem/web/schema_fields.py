@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games.core.protocol import JSON
+from pbem.conf import pbem_settings
+from pbem.play.json_depth import nests_deeper
 
 TEXT, NUMBER, SELECT, BOOLEAN, JSON_AREA = "text", "number", "select", "boolean", "json"
 JSON_MAX = 65536  # characters of one JSON field (the order path bounds the payload again)
@@ -91,6 +93,9 @@ def fields_for(prefix: str, schema: JSON) -> list[FieldSpec]:
 def parse_json(name: str, raw: str) -> JSON:
     if len(raw) > JSON_MAX:
         raise FieldError(name, _("at most %(n)d characters") % {"n": JSON_MAX})
+    depth = int(pbem_settings.MAX_JSON_DEPTH)
+    if nests_deeper(raw, depth):
+        raise FieldError(name, _("nested deeper than %(n)d levels") % {"n": depth})
     try:
         value: JSON = json.loads(raw)
     except (ValueError, RecursionError):

@@ -178,3 +178,24 @@ def test_garbage_elsewhere_never_500(game: Game, alice_client: Client) -> None:
         answer = alice_client.post(url, body)
         assert answer.status_code < 500, (url, answer.status_code)
     assert alice_client.get(f"/games/{game.pk}/live?role=" + "x" * 300).status_code == 403
+
+
+def test_json_nested_deeper_than_the_api_allows_is_refused_by_name(
+    game: Game, alice_client: Client
+) -> None:
+    """The web's JSON boxes keep the API's depth bound (PBEM MAX_JSON_DEPTH, 32), checked before
+    parsing: 33 levels are refused with the field named, 32 are read (and judged by the rules)."""
+    before = head(game)
+    deep = "[" * 33 + "]" * 33
+    answer = alice_client.post(
+        f"/games/{game.pk}/order",
+        {"role": "allied", "kind": "allied_setup", "payload-allied_setup": deep},
+    )
+    assert answer.status_code == 400
+    assert "nested deeper than 32 levels" in answer.content.decode()
+    assert head(game) == before
+    shallow = alice_client.post(
+        f"/games/{game.pk}/order",
+        {"role": "allied", "kind": "allied_setup", "payload-allied_setup": "[" * 32 + "]" * 32},
+    )
+    assert "nested deeper" not in shallow.content.decode()
