@@ -181,6 +181,23 @@ class Ruleset(Protocol[S]):
         email. The default renders nothing (""): the platform then sends its generic body."""
         return ""
 
+    # --- the order path's pre-check (optional: the default is `validate`) ---
+    def validate_owned(self, state: S, action: Action) -> Sequence[Rejection]:
+        """`validate` on a state the caller owns and never uses again (a state it has just
+        loaded): the engine may change it instead of working on a copy. The same answer as
+        `validate` always (tests hold them equal over random games); callers reach it through
+        `validate_owned` below, which falls back to `validate`."""
+        return self.validate(state, action)
+
+
+def validate_owned(ruleset: Ruleset[S], state: S, action: Action) -> Sequence[Rejection]:
+    """The ruleset's `validate_owned` when it has one, else `validate` (see the method)."""
+    owned = getattr(ruleset, "validate_owned", None)
+    if callable(owned):
+        rejections: Sequence[Rejection] = owned(state, action)
+        return rejections
+    return ruleset.validate(state, action)
+
 
 def random_legal_action(
     ruleset: Ruleset[S], state: S, role: Role, rng: Rng, tries: int = 20

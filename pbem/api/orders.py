@@ -58,6 +58,25 @@ class IntakeOutputSerializer(serializers.Serializer[Any]):
     def get_note(self, intake: OrderIntake) -> str | None:
         return intake_note(intake)
 
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        """What the declared fields give (a test holds them equal), written out: DRF's generic
+        walk over copied fields cost 0.3 ms of each order's answer (bench/order_path.py)."""
+        intake: OrderIntake = instance
+        return {
+            "id": str(intake.pk),
+            "game": str(intake.game_id),
+            "role": str(intake.role),
+            "kind": str(intake.kind),
+            "status": str(intake.status),
+            "errors": [{str(k): v for k, v in e.items()} for e in intake.errors],
+            "event_seq": self.get_event_seq(intake),
+            "created_at": _DATETIME.to_representation(intake.created_at),
+            "note": self.get_note(intake),
+        }
+
+
+_DATETIME = serializers.DateTimeField()  # unbound: only its representation is used
+
 
 def role_seq(game: Game, role: str, event: Event) -> int:
     """An order's event numbered as its own role reads the log: the global seq counts the events
@@ -170,16 +189,12 @@ def order_answer(
         ]
         raise OrderRejected(rejections, str(intake.pk))  # the handler's 422 shape
     event = intake.event
-    out = {
-        "intake": intake,
-        "event": None
-        if event is None
-        else {"seq": role_seq(game, acting, event), "kind": event.kind},
-    }
+    applied = None if event is None else {"seq": role_seq(game, acting, event), "kind": event.kind}
     # eager: applied at once (201); with a broker always 202, for a retry with the same
     # Idempotency-Key too, whatever the worker decided since (it shows in the intake)
     code = status.HTTP_201_CREATED if eager and event is not None else status.HTTP_202_ACCEPTED
-    return Response(OrderSubmitApi.OutputSerializer(out).data, status=code)
+    body = {"intake": IntakeOutputSerializer(intake).data, "event": applied}  # OutputSerializer's
+    return Response(body, status=code)
 
 
 # the OpenAPI document types the order body as one alternative per action kind

@@ -45,6 +45,7 @@ from django.db.models import Prefetch
 
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, SETUP_KIND, SYSTEM
 from pbem.play.errors import InvalidField, ReadForbidden
+from pbem.play.hot_read import game_with_head
 from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
@@ -57,13 +58,12 @@ NO_SPECTATORS = "this game admits no spectators and you hold no seat in it"
 def game_find(pk: uuid.UUID, *, head: bool = False) -> Game | None:
     """The game with this id, its seats and their users prefetched; with `head` (the order
     path), its head state joined in the same query and the seats without their users (the order
-    path reads only roles, user ids and acceptance). None when there is none."""
+    path reads only roles, user ids and acceptance; read by SQL written once, pbem.play.hot_read).
+    None when there is none."""
     if head:
-        games = Game.objects.prefetch_related("seats").select_related("headstate")
-    else:
-        seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-        games = Game.objects.prefetch_related(seats)
-    return next(iter(games.filter(pk=pk)[:1]), None)
+        return game_with_head(pk)
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    return next(iter(Game.objects.prefetch_related(seats).filter(pk=pk)[:1]), None)
 
 
 def games_for(user: User, *, open_seats: bool = False) -> list[Game]:

@@ -121,3 +121,15 @@ def test_one_intake_applied_by_many_workers_is_one_event() -> None:
     assert intake.status == OrderIntake.Status.APPLIED
     assert list(Event.objects.filter(game=game).values_list("seq", flat=True)) == [1, 2]
     assert Event.objects.filter(game=game, source_ref=f"intake:{intake.pk}").count() == 1
+
+
+def test_the_order_paths_game_read_equals_the_orms_on_postgres() -> None:
+    """pbem.play.hot_read's SQL and converters on PostgreSQL (jsonb, timestamptz, uuid)."""
+    from tests.support.hot_read_check import assert_read_as_orm
+
+    game = _game("hot")
+    game.deadline_at = game.created_at
+    game.save(update_fields=["deadline_at"])
+    hot = assert_read_as_orm(game.pk)
+    assert hot.headstate.seq == 1
+    assert isinstance(hot.headstate.state, dict)

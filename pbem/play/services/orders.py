@@ -37,7 +37,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.canonical import state_hash
-from games.core.protocol import JSON, Action, Rejection
+from games.core.protocol import JSON, Action, Rejection, validate_owned
 from pbem.conf import pbem_settings
 from pbem.play.errors import (
     GameNotActive,
@@ -100,9 +100,13 @@ def order_submit(
         raise GameNotActive(f"the game is {game.status}")
     head = game.head_seq
     action = Action(role, kind, payload)
-    rejections = tuple(ruleset.validate(state, action))
+    # `state` (and the head state row loaded with `game`, which it shares lists with) is used
+    # for nothing else: the engine may validate on it without a copy
+    rejections = tuple(validate_owned(ruleset, state, action))
     if rejections:
-        prompted = role in ruleset.prompts(state)
+        if Game.headstate.related.is_cached(game):  # consumed: read the head again
+            Game.headstate.related.delete_cached_value(game)
+        prompted = role in ruleset.prompts(head_read(game))
         fields = {
             "status": OrderIntake.Status.REJECTED,
             "errors": _errors(rejections),

@@ -351,3 +351,26 @@ def test_an_order_waiting_longer_than_usual_says_so_and_a_fresh_one_does_not(
     )
     later = alice_client.get(f"/api/v1/intakes/{intake_id}").json()
     assert later["note"].startswith("waiting for a worker for 40 s")
+
+
+def test_the_intake_answer_written_out_equals_the_declared_fields(
+    api: Any, alice_client: APIClient, bob_client: APIClient, game: dict[str, Any]
+) -> None:
+    """IntakeOutputSerializer.to_representation is DRF's walk over the declared fields written
+    out for speed: the same for an applied, a refused and a waiting intake."""
+    from rest_framework import serializers
+
+    from pbem.api.orders import IntakeOutputSerializer
+
+    api.submit(alice_client, game["id"], api.random_action(game["id"], "allied"))  # applied
+    api.submit(bob_client, game["id"], Action("french", "french_setup", {"corps": []}))  # refused
+    waiting = OrderIntake.objects.filter(game_id=game["id"]).first()
+    assert waiting is not None
+    OrderIntake.objects.create(
+        game_id=game["id"], role="allied", user=waiting.user, kind="k", payload={}, head_seq=1
+    )
+    intakes = list(OrderIntake.objects.filter(game_id=game["id"]).select_related("event", "game"))
+    assert {i.status for i in intakes} == {"applied", "rejected", "received"}
+    for intake in intakes:
+        out = IntakeOutputSerializer(intake)
+        assert out.data == serializers.Serializer.to_representation(out, intake)
