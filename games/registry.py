@@ -15,16 +15,23 @@ then show the view in words only). The SVG marks each locale (or space) as
 `<g class="locale" data-locale="<n>" id="locale-<n>">` and each visible piece as
 `<g class="block own|enemy" data-piece="<id or alias>">`, so pages and tests can find them.
 Napoleon's Triumph: `games.napoleons_triumph.board_svg:render`.
+
+The rules-text hook: an entry's optional `rules_text` names ("package:relative/path") a YAML
+file of its rules' text by rule id (games.core.rule_text); `rule_text(ruleset_id, rule)` reads
+one rule, or None when the ruleset has no such file or the file no such rule (a form error such
+as NT-0 is not a rule of the game). Pages link a refusal's rule id to it.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.core.checks import Checks
 from games.core.protocol import JSON, Ruleset
+from games.core.rule_text import RulesText, RuleText, rules_text
 
 BoardRenderer = Callable[[JSON], str]
 
@@ -34,6 +41,7 @@ class Entry:
     ruleset: str  # "module:ATTRIBUTE" of the Ruleset object
     checks: str = ""  # "module:ATTRIBUTE" of its Checks; the fuzzer and contract tests need it
     board: str = ""  # "module:ATTRIBUTE" of render(view) -> SVG text; "" for no board drawing
+    rules_text: str = ""  # "package:relative/path.yaml" of its rules' text (games.core.rule_text)
 
 
 RULESETS: dict[str, Entry] = {
@@ -41,6 +49,7 @@ RULESETS: dict[str, Entry] = {
         ruleset="games.napoleons_triumph:RULESET",
         checks="games.napoleons_triumph.checks:CHECKS",
         board="games.napoleons_triumph.board_svg:render",
+        rules_text="games.napoleons_triumph:rulebook/rules-text.yaml",
     ),
 }
 
@@ -105,3 +114,20 @@ def board_renderer(ruleset_id: str) -> BoardRenderer | None:
         raise MissingHook(f"ruleset {ruleset_id!r}: its board {path!r} is not a function")
     renderer: BoardRenderer = found
     return renderer
+
+
+def ruleset_rules(ruleset_id: str) -> RulesText | None:
+    """The ruleset's rules-text file (see the module text), None when it names none. KeyError
+    for an unknown ruleset."""
+    path = entry(ruleset_id).rules_text
+    if not path:
+        return None
+    package, _, relative = path.partition(":")
+    return rules_text(str(importlib.resources.files(package) / relative))
+
+
+def rule_text(ruleset_id: str, rule: str) -> RuleText | None:
+    """The text of one rule of the ruleset, None when it has none. KeyError for an unknown
+    ruleset."""
+    rules = ruleset_rules(ruleset_id)
+    return None if rules is None else rules.get(rule)

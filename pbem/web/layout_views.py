@@ -26,7 +26,7 @@ from django.http import (
     HttpResponseBase,
     JsonResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_protect
@@ -83,6 +83,16 @@ def _board_and_layout(board_name: str) -> tuple[Board, Layout]:
     if layout is None:
         raise Http404(_("This board has no layout yet."))
     return board_named(board_name), layout
+
+
+@require_GET
+@staff_only
+def layout_index(request: HttpRequest) -> HttpResponseBase:
+    """The staff menu's entry: the editor of the first shipped board with a layout."""
+    for name in SHIPPED:
+        if layout_for(name) is not None:
+            return redirect(reverse("web:layout-edit", args=[name]))
+    raise Http404(_("No board has a layout yet."))
 
 
 @localized

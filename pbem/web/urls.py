@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from pbem.web import account_views, game_views, layout_views, lobby_views
+from pbem.web import account_views, game_views, layout_views, lobby_views, rule_views
 
 app_name = "web"
 
@@ -61,7 +61,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
         account_views.password_reset_complete,
         name="password-reset-complete",
     ),
+    path("rules/<str:ruleset_id>/<str:rule>/", rule_views.rule_page, name="rule"),
     path("i18n/language", account_views.set_language, name="set-language"),
+    path("staff/layout/", layout_views.layout_index, name="layout-index"),
     path("staff/layout/<str:board_name>/", layout_views.layout_edit, name="layout-edit"),
     path("staff/layout/<str:board_name>/check", layout_views.layout_check, name="layout-check"),
 ]
