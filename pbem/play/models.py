@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from pbem.conf import pbem_settings
+from pbem.play.json_text import JSONTextField
 
 
 class AppendOnlyError(Exception):
@@ -205,7 +206,7 @@ class HeadState(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
     seq = models.PositiveIntegerField()
     engine_version = models.PositiveIntegerField()
-    state = models.JSONField()
+    state = JSONTextField()  # a cache never queried into: text, orjson (pbem.play.json_text)
     state_hash = models.CharField(max_length=64)
 
     def __str__(self) -> str:

@@ -45,7 +45,7 @@ from django.db.models import Prefetch
 
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, SETUP_KIND, SYSTEM
 from pbem.play.errors import InvalidField, ReadForbidden
-from pbem.play.hot_read import game_with_head
+from pbem.play.hot_sql import game_with_head
 from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
@@ -58,7 +58,7 @@ NO_SPECTATORS = "this game admits no spectators and you hold no seat in it"
 def game_find(pk: uuid.UUID, *, head: bool = False) -> Game | None:
     """The game with this id, its seats and their users prefetched; with `head` (the order
     path), its head state joined in the same query and the seats without their users (the order
-    path reads only roles, user ids and acceptance; read by SQL written once, pbem.play.hot_read).
+    path reads only roles, user ids and acceptance; read by SQL written once, pbem.play.hot_sql).
     None when there is none."""
     if head:
         return game_with_head(pk)

@@ -124,7 +124,7 @@ def test_one_intake_applied_by_many_workers_is_one_event() -> None:
 
 
 def test_the_order_paths_game_read_equals_the_orms_on_postgres() -> None:
-    """pbem.play.hot_read's SQL and converters on PostgreSQL (jsonb, timestamptz, uuid)."""
+    """pbem.play.hot_sql's SQL and converters on PostgreSQL (jsonb, timestamptz, uuid)."""
     from tests.support.hot_read_check import assert_read_as_orm
 
     game = _game("hot")

@@ -1,4 +1,4 @@
-"""The order path's game read (pbem.play.hot_read) against the ORM's, field by field: used by
+"""The order path's game read (pbem.play.hot_sql) against the ORM's, field by field: used by
 the unit tests (SQLite) and the integration tests (PostgreSQL)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import uuid
 
 from django.db.models import Model
 
-from pbem.play.hot_read import game_with_head
+from pbem.play.hot_sql import game_with_head
 from pbem.play.models import Game, HeadState, Seat
 
 

@@ -49,6 +49,7 @@ from pbem.play.errors import (
     OrderRejected,
     UnknownKind,
 )
+from pbem.play.hot_sql import insert_row
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.publisher import broker_down, publish
 from pbem.play.rulesets import ruleset_get
@@ -174,8 +175,8 @@ def _intake_create(
 ) -> tuple[OrderIntake, bool]:
     """Create the intake; with an Idempotency-Key that another request stored first (a race),
     return that one instead (False) rather than failing on the unique constraint."""
-    if not key:  # nothing to race on: one INSERT, no transaction around it
-        intake = OrderIntake.objects.create(
+    if not key:  # nothing to race on: one INSERT (SQL written once), no transaction around it
+        intake = OrderIntake(
             game=game,
             role=role,
             user=user,
@@ -186,7 +187,7 @@ def _intake_create(
             head_seq=head,
             **extra,
         )
-        return intake, True
+        return insert_row(intake), True
     try:
         with transaction.atomic():
             intake = OrderIntake.objects.create(

@@ -1,5 +1,5 @@
-"""The order path's read of a game: its row, its head state and its seats in two SQL statements
-written once per process from the models' metadata.
+"""The order path's SQL, written once per process from the models' metadata: the read of a game
+(its row, its head state and its seats, in two statements) and the insert of a row (the intake).
 
 Why not the ORM here: compiling the two querysets of `game_find(head=True)` (the game joined to
 its head state, then the seats) and building their instances cost 2.1 ms of a 6.4 ms order
@@ -11,6 +11,10 @@ field's database converters (JSON decoding, SQLite's dates) and then `Model.from
 state is cached on the game as `select_related("headstate")` would, and the seats as
 `prefetch_related("seats")` would, in `Seat.Meta.ordering`. A test holds the result equal to
 the ORM's, field by field, on SQLite and on PostgreSQL.
+
+`insert_row(obj)` stores a new instance as `obj.save(force_insert=True)` would for a model with
+a client-side primary key (a UUID default) and no save signals: each field's `pre_save`
+(auto_now_add, defaults) and `get_db_prep_save`, one INSERT; 0.1 ms less than the ORM's.
 """
 
 from __future__ import annotations
@@ -83,6 +87,7 @@ class _Plan:
 
 
 _plans: dict[str, _Plan] = {}  # by connection alias
+_inserts: dict[tuple[str, str, type[Model]], tuple[tuple[Field[Any, Any], ...], str]] = {}
 
 
 def _plan() -> _Plan:
@@ -143,3 +148,26 @@ def game_with_head(pk: uuid.UUID) -> Game | None:
     queryset._prefetch_done = True  # type: ignore[attr-defined]
     game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
     return game
+
+
+def insert_row(obj: M) -> M:
+    """INSERT `obj` (a new instance whose primary key is set by its default, e.g. uuid4) in one
+    statement; it comes back saved, as from `Model.objects.create`. For models without save
+    signals (none are connected for the order path's intake: a test checks)."""
+    model = type(obj)
+    key = (connection.alias, connection.vendor, model)
+    found = _inserts.get(key)
+    if found is None:
+        quote = connection.ops.quote_name
+        fields = tuple(model._meta.concrete_fields)
+        columns = ", ".join(quote(f.column) for f in fields)
+        marks = ", ".join(["%s"] * len(fields))
+        sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"  # noqa: S608
+        found = _inserts[key] = (fields, sql)
+    fields, sql = found
+    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj
