@@ -208,6 +208,44 @@ def test_two_players_sign_up_join_and_fight_in_two_browsers(
     allied.goto(f"{site}/")
     expect(allied.locator("html")).to_have_attribute("lang", "de", timeout=WAIT_MS)
     shots.take(allied, "lobby-german")
+    allied.goto(f"{site}/games/{game_id}/")
+    allied.evaluate(f"{NO_RELOAD} = true")
+
+    # a half-typed order and the board's zoom survive the refresh when the other side plays
+    actor = prompted(game_id)[0]
+    watcher = "french" if actor == "allied" else "allied"
+    watching = pages[watcher]
+    watching.locator("#board-zoom button[data-zoom='1']").click()
+    expect(watching.locator("#board svg")).to_have_attribute("style", re.compile(r"width: 150%"))
+    watching.locator("#order-text").fill("a draft not sent yet")
+    order = steer.choose(actor)
+    assert order is not None, f"no order with a text form for {actor}"
+    seen = events_shown(watching)
+    play(pages[actor], order)
+    steer.record(order)
+    expect(watching.locator("#log li[data-seq]")).not_to_have_count(seen, timeout=WAIT_MS)
+    expect(watching.locator("#order-text")).to_have_value("a draft not sent yet")
+    expect(watching.locator("#board svg")).to_have_attribute("style", re.compile(r"width: 150%"))
+    shots.take(watching, "draft-kept-zoomed")
+    watching.locator("#order-text").fill("")
+
+    # the end: the Allies resign by the form; both pages show the result without a reload,
+    # and the log verifies
+    allied.locator("#order-text").fill("")
+    allied.locator("#order-kind").select_option("resign")
+    allied.locator("#choice-resign").select_option(index=1)
+    allied.locator("#order-submit").click()
+    for role, page in pages.items():
+        status = page.locator("#status")
+        expect(status).to_have_attribute("data-status", "finished", timeout=WAIT_MS)
+        expect(status.locator("strong")).not_to_be_empty(timeout=WAIT_MS)
+        assert page.evaluate(NO_RELOAD) is True, f"the {role} page was reloaded"
+        shots.take(page, f"game-over-{role}")
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    verified = french.request.get(f"{site}/api/v1/games/{game_id}/verify")
+    assert verified.ok, verified.text()
+    assert verified.json()["ok"] is True
+    kinds = [o.kind for o in steer.played] + ["resign"]
     report(
         capsys,
         f"browser game: {len(kinds)} orders by the text box ({' '.join(kinds)}),"
