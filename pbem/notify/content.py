@@ -3,6 +3,11 @@ the engine's `view(state, role)` at the event, and the event's log lines whose a
 everyone or includes the role, numbered as that role sees the log: the very lines and numbers the
 API shows that role (both read through pbem.play.selectors). Never the event's kind, payload or
 acting role, never raw state.
+
+A notification is written in its recipient's language (pbem.notify.language `in_language_of`:
+their stored choice, else settings.LANGUAGE_CODE): the templates' own sentences are translated;
+what comes from the game (the engine's report, prompts and log lines, role and game names, ids,
+addresses) is shown as it is.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from django.template.loader import render_to_string, select_template
 
 from games.core.protocol import JSON
 from pbem.conf import DEFAULTS, pbem_settings
+from pbem.notify.language import in_language_of
 from pbem.notify.models import Kind, Notification
 from pbem.notify.notice import notice_title
 from pbem.notify.reply_address import seat_address
@@ -219,8 +225,10 @@ def render(template_base: str, context: dict[str, Any]) -> tuple[str, str, str]:
 
 
 def notification_content(n: Notification) -> Content:
-    context = notification_context(n)
-    subject, text, html = render(n.kind, context)
+    """The notification as its recipient reads it, in their language (mail and webhook alike)."""
+    with in_language_of(n.user if n.user_id is not None else None):
+        context = notification_context(n)
+        subject, text, html = render(n.kind, context)
     return Content(
         subject=subject,
         text=text,

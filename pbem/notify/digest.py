@@ -17,11 +17,13 @@ orders for several games at once.
   failure (no address, refused) fails the rows, as a single mail's would.
 - The mail: one section per (game, role), sorted by game id then role, each headed by the line
   `== game <game id> as <role> ==` (pbem.mailin.reading `sections` reads these headers in the
-  reply), with its held notifications rendered as their own mails would be (the latest few; the
-  position in words only in the last), and `Reply-To` the user's signed address
-  (pbem.notify.reply_address `user_address`). Bounded: at most SECTIONS_MAX sections (the games
-  whose news waited longest; the others stay held for the next window) and ITEMS_MAX
-  notifications shown per section (the older ones are counted, and sent with the mail).
+  reply: they are the same in every language), with its held notifications rendered as their
+  own mails would be (the latest few; the position in words only in the last), and `Reply-To`
+  the user's signed address (pbem.notify.reply_address `user_address`). It is written in the
+  user's language (pbem.notify.language), its items too. Bounded: at most SECTIONS_MAX
+  sections (the games whose news waited longest; the others stay held for the next window) and
+  ITEMS_MAX notifications shown per section (the older ones are counted, and sent with the
+  mail).
 """
 
 from __future__ import annotations
@@ -37,13 +39,18 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from pbem.notify.content import game_label, notification_context, render, role_label, role_names
+from pbem.notify.language import in_language_of
 from pbem.notify.models import (
     DIGEST_HOURS_DEFAULT,
     DIGEST_HOURS_MAX,
     DIGEST_HOURS_MIN,
     DigestRun,
+    Kind,
     Notification,
     NotificationPref,
 )
@@ -63,6 +70,17 @@ EMAIL_OFF = "email is switched off for this user"
 # user's address, by section) and, in all but a section's last item, the position in words
 NO_REPLY = {"reply_address": ""}
 NO_REPORT = {"reply_address": "", "report_text": "", "report_deadline": None}
+# what an item that cannot be rendered is called instead of its subject (in the user's language)
+KIND_NAMES: dict[str, Promise] = {
+    Kind.YOUR_TURN: gettext_lazy("Your turn"),
+    Kind.TURN_RESOLVED: gettext_lazy("Turn resolved"),
+    Kind.TURN_BEGINS: gettext_lazy("Your turn begins"),
+    Kind.DEADLINE_SOON: gettext_lazy("Deadline soon"),
+    Kind.DEADLINE_CHANGED: gettext_lazy("The turn clock changed"),
+    Kind.GAME_OVER: gettext_lazy("Game over"),
+    Kind.INVITATION: gettext_lazy("Invitation"),
+    Kind.INVITATION_DECLINED: gettext_lazy("Invitation declined"),
+}
 
 
 def window_start(now: datetime, hours: int) -> datetime:
@@ -205,7 +223,9 @@ def _item(n: Notification, *, last: bool) -> dict[str, str]:
         subject, text, html = render(n.kind, context)
     except Exception:  # one notification that cannot be told must not hold back the rest
         logger.exception("notify: digest item %s could not be rendered", n.pk)
-        return {"subject": n.kind.replace("_", " "), "text": "(not available)\n", "html": ""}
+        name = KIND_NAMES.get(n.kind)
+        subject = str(name) if name is not None else n.kind.replace("_", " ")
+        return {"subject": subject, "text": _("(not available)") + "\n", "html": ""}
     return {"subject": subject, "text": text, "html": html}
 
 
@@ -238,8 +258,9 @@ def digest_context(rows: Sequence[Notification], start: datetime, hours: int) ->
 
 
 def _mail(user: User, rows: Sequence[Notification], start: datetime, hours: int) -> None:
-    context = digest_context(rows, start, hours)
-    subject, text, html = render("digest", context)
+    with in_language_of(user):  # the digest and every item in it, in the user's language
+        context = digest_context(rows, start, hours)
+        subject, text, html = render("digest", context)
     mail_send(
         to=user.email,
         subject=subject,

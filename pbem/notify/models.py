@@ -51,10 +51,15 @@ class WebhookEndpoint(models.Model):
 
 
 class NotificationPref(models.Model):
-    """How a user wants email: one mail per notification, or a digest every `digest_hours`.
+    """How a user wants email: one mail per notification, or a digest every `digest_hours`, and
+    in which language (one row per user, created on first use).
 
     The digest's stored mode value stays `daily_digest` (rows written before the digest took a
-    period keep their meaning); the API calls it `digest` (pbem.api.notification_prefs)."""
+    period keep their meaning); the API calls it `digest` (pbem.api.notification_prefs).
+
+    `language` is the user's language, the one place it is stored: their mails are written in it
+    and pbem.web shows their pages in it (read and written through pbem.notify.language); blank
+    means none chosen (mails in settings.LANGUAGE_CODE, pages in the browser's language)."""
 
     class Mode(models.TextChoices):
         INSTANT = "instant"
@@ -70,6 +75,7 @@ class NotificationPref(models.Model):
         default=DIGEST_HOURS_DEFAULT,
         validators=[MinValueValidator(DIGEST_HOURS_MIN), MaxValueValidator(DIGEST_HOURS_MAX)],
     )
+    language = models.CharField(max_length=8, blank=True, default="")  # "" = none chosen
 
     class Meta:
         constraints = [

@@ -24,6 +24,7 @@ from django.views.i18n import set_language as django_set_language
 from rest_framework.authtoken.models import Token
 
 from pbem.notify.digest import notification_pref_set
+from pbem.notify.language import language_of, language_set
 from pbem.notify.models import DIGEST_HOURS_DEFAULT, NotificationPref
 from pbem.play.errors import ServiceError
 from pbem.play.models import Absence
@@ -164,7 +165,7 @@ def _email_change_mail(request: HttpRequest, user: User, new: str) -> None:
 def _profile_context(user: User, **forms: Any) -> dict[str, Any]:
     profile = profile_of(user)
     token, _created = Token.objects.get_or_create(user=user)
-    initial = {"email": user.email, "time_zone": profile.time_zone, "language": profile.language}
+    initial = {"email": user.email, "time_zone": profile.time_zone, "language": language_of(user)}
     return {
         "profile_form": forms.get("profile_form") or ProfileForm(initial=initial),
         "notifications_form": forms.get("notifications_form")
@@ -178,10 +179,10 @@ def _profile_context(user: User, **forms: Any) -> dict[str, Any]:
 
 def _save_profile(request: HttpRequest, user: User, form: ProfileForm) -> None:
     data = form.cleaned_data
-    Profile.objects.update_or_create(
-        user=user, defaults={"time_zone": data["time_zone"], "language": data["language"]}
-    )
+    Profile.objects.update_or_create(user=user, defaults={"time_zone": data["time_zone"]})
+    language_set(user, data["language"])  # the one language, for the pages and the mails
     request._web_profile = None  # type: ignore[attr-defined]  # read again next time
+    request._web_language = None  # type: ignore[attr-defined]
     new = str(data["email"]).strip()
     if new.lower() != user.email.lower():
         _email_change_mail(request, user, new)
@@ -303,11 +304,12 @@ def email_confirm(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponseBase:
-    """Django's set_language (the cookie, then back to `next`); a signed-in user's profile
-    keeps the choice too, so it follows them to other browsers."""
+    """Django's set_language (the cookie, then back to `next`); a signed-in user's stored
+    language takes the choice too, so it follows them to other browsers and to their mails."""
     response = django_set_language(request)
     language = request.POST.get("language", "")
     user = request.user
     if isinstance(user, User) and user.is_authenticated and language in KNOWN:
-        Profile.objects.update_or_create(user=user, defaults={"language": language})
+        profile_of(user)  # their page settings start here, as when the profile held the language
+        language_set(user, language)
     return response

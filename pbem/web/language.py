@@ -1,7 +1,8 @@
 """Each page in the reader's language and time zone.
 
 LocaleMiddleware (settings) picks the language from the language cookie or the browser's
-Accept-Language; a signed-in user's profile choice goes first (`localized`). Deadlines and
+Accept-Language; a signed-in user's own choice goes first (`localized`): the one language stored
+for them by notify, which writes their mails in it too (pbem.notify.language). Deadlines and
 times are shown in the profile's time zone (UTC without a profile). Both are activated for the
 one request; the time zone is undone afterwards, so an API answer served next by the same
 thread is never shifted (DRF renders times in the current time zone)."""
@@ -19,6 +20,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.template.response import SimpleTemplateResponse
 from django.utils import timezone, translation
 
+from pbem.notify.language import language_of
 from pbem.web.models import Profile
 
 View = Callable[..., HttpResponseBase]
@@ -39,15 +41,30 @@ def reader_profile(request: HttpRequest) -> Profile | None:
     return profile
 
 
+def reader_language(request: HttpRequest) -> str:
+    """The signed-in user's chosen language ("" for none, or signed out; read once per
+    request)."""
+    cached: str | None = getattr(request, "_web_language", None)
+    if cached is not None:
+        return cached
+    user = request.user
+    if not isinstance(user, User) or not user.is_authenticated:
+        return ""
+    language = language_of(user)
+    request._web_language = language  # type: ignore[attr-defined]
+    return language
+
+
 def localized(view: View) -> View:
     """Run `view` in the reader's language and time zone (see the module's docstring)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         profile = reader_profile(request)
-        if profile is not None and profile.language in KNOWN:
-            translation.activate(profile.language)
-            request.LANGUAGE_CODE = profile.language
+        language = reader_language(request)
+        if language in KNOWN:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
         timezone.activate(profile.zone() if profile is not None else UTC)
         try:
             response = view(request, *args, **kwargs)

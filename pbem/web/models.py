@@ -1,5 +1,9 @@
-"""A player's page settings: the time zone their deadlines are shown in and the language of
-the pages (empty: the browser's). One row per user, created on first use (`profile_of`)."""
+"""A player's page settings: the time zone their deadlines are shown in. One row per user,
+created on first use (`profile_of`).
+
+The language of the pages (empty: the browser's) is the user's one language, stored by notify
+(NotificationPref.language, which writes their mails in it): read and written through
+pbem.notify.language (`language_of`, `language_set`)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import models
 
-LANGUAGE_BROWSER = ""  # no choice: the browser's Accept-Language decides
+from pbem.notify.language import LANGUAGE_UNSET
+
+LANGUAGE_BROWSER = LANGUAGE_UNSET  # no choice: the browser's Accept-Language decides
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -21,7 +27,6 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="web_profile"
     )
     time_zone = models.CharField(max_length=64, default="UTC")
-    language = models.CharField(max_length=8, blank=True, default=LANGUAGE_BROWSER)
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"

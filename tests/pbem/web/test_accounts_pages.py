@@ -11,6 +11,7 @@ from django.core import mail
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from pbem.notify.language import language_of
 from pbem.notify.models import NotificationPref
 from pbem.play.models import Absence
 from pbem.web.models import Profile
@@ -104,8 +105,9 @@ def test_profile_settings(alice: User, alice_client: Client) -> None:
         },
     )
     assert saved.status_code == 302
-    profile = Profile.objects.get(user=alice)
-    assert (profile.time_zone, profile.language) == ("Europe/Berlin", "de")
+    assert Profile.objects.get(user=alice).time_zone == "Europe/Berlin"
+    assert language_of(alice) == "de"  # stored once, by notify: the pages' and the mails'
+    assert NotificationPref.objects.get(user=alice).language == "de"
     prefs = alice_client.post(
         "/accounts/profile/",
         {"form": "notifications", "mode": "daily_digest", "digest_hours": "12"},
@@ -113,6 +115,7 @@ def test_profile_settings(alice: User, alice_client: Client) -> None:
     assert prefs.status_code == 302
     pref = NotificationPref.objects.get(user=alice)
     assert (pref.mode, pref.digest_hours, pref.email_enabled) == ("daily_digest", 12, False)
+    assert pref.language == "de"  # the notification choices leave the language alone
     bad = alice_client.post(
         "/accounts/profile/", {"form": "notifications", "mode": "instant", "digest_hours": "999"}
     )
@@ -121,6 +124,33 @@ def test_profile_settings(alice: User, alice_client: Client) -> None:
     # a new API token: the old one stops working
     assert alice_client.post("/accounts/profile/token").status_code == 302
     assert Token.objects.get(user=alice).key != token
+
+
+def test_the_profile_language_leads_the_pages_in_every_browser(
+    alice: User, alice_client: Client
+) -> None:
+    def lobby(client: Client) -> str:
+        return client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+    def saved(language: str) -> None:
+        form = {"form": "profile", "email": alice.email, "time_zone": "UTC", "language": language}
+        assert alice_client.post("/accounts/profile/", form).status_code == 302
+
+    fresh = Client()
+    fresh.force_login(alice)  # another browser: no language cookie
+    assert "My games" in lobby(fresh)
+    saved("de")
+    assert language_of(alice) == "de"
+    assert "Meine Partien" in lobby(fresh)
+    page = alice_client.get("/accounts/profile/").content.decode()
+    assert '<option value="de" selected>' in page  # the form shows the stored choice
+    saved("")  # as my browser says
+    assert language_of(alice) == ""
+    assert "My games" in lobby(fresh)
+    # the signed-in language switch stores the choice in the same place
+    alice_client.post("/i18n/language", {"language": "de", "next": "/"})
+    assert language_of(alice) == "de"
+    assert "Meine Partien" in lobby(fresh)
 
 
 def test_a_new_address_counts_only_once_verified(alice: User, alice_client: Client) -> None:

@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import translation
 
+from pbem.notify.language import language_of, language_set
 from pbem.play.models import Game
-from pbem.web.models import Profile
 
 PO = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
 
@@ -28,7 +28,7 @@ def test_german_from_the_browser(client: Client, db: None) -> None:
 
 
 def test_the_profile_language_goes_first(alice: User, alice_client: Client, game: Game) -> None:
-    Profile.objects.create(user=alice, language="de")
+    language_set(alice, "de")
     html = alice_client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Deine Entscheidung" in html
     assert "Die Lage in Worten" in html
@@ -49,9 +49,9 @@ def test_the_language_switch_signed_out_and_in(client: Client, alice: User) -> N
     # signed in, the choice is kept in the profile
     client.force_login(alice)
     client.post("/i18n/language", {"language": "en", "next": "/"})
-    assert Profile.objects.get(user=alice).language == "en"
+    assert language_of(alice) == "en"
     client.post("/i18n/language", {"language": "de", "next": "/"})
-    assert Profile.objects.get(user=alice).language == "de"
+    assert language_of(alice) == "de"
     fresh = Client()
     fresh.force_login(alice)  # another browser: no cookie, the profile decides
     assert "Meine Partien" in fresh.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
