@@ -31,6 +31,7 @@ from pbem.api.team import (
     TeamInboxApi,
     TeamOutboxApi,
 )
+from pbem.api.umpire import UmpireQueueApi
 from pbem.api.users import UserSignupApi, UserVerifyApi
 from pbem.api.verify import GameVerifyApi
 from pbem.api.webhooks import WebhookDeleteApi, WebhookListCreateApi
@@ -94,5 +95,6 @@ urlpatterns = [
         name="seat-substitute",
     ),
     path("absences", AbsenceListDeclareApi.as_view(), name="absences"),
+    path("umpire/queue", UmpireQueueApi.as_view(), name="umpire-queue"),
     path("absences/<str:absence_id>", AbsenceCancelApi.as_view(), name="absence-cancel"),
 ]

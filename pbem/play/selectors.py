@@ -44,6 +44,7 @@ from django.contrib.auth.models import User
 from django.db.models import Prefetch
 
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, SETUP_KIND, SYSTEM
+from games.core.umpire import UMPIRE
 from pbem.play.errors import InvalidField, ReadForbidden
 from pbem.play.hot_sql import game_with_head
 from pbem.play.models import Event, Game, Seat
@@ -51,6 +52,7 @@ from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
 
 NO_SPECTATORS = "this game admits no spectators and you hold no seat in it"
+SEES_ALL = frozenset({OMNISCIENT, UMPIRE})  # roles that know every event and read every line
 
 # --- games ---------------------------------------------------------------------------------------
 
@@ -75,6 +77,19 @@ def games_for(user: User, *, open_seats: bool = False) -> list[Game]:
         for g in games.filter(seats__user__isnull=True, status=Game.Status.ACTIVE).distinct():
             found.setdefault(g.pk, g)
     return sorted(found.values(), key=lambda g: g.created_at, reverse=True)
+
+
+def umpire_queue(user: User) -> list[Game]:
+    """The active games in which `user` holds the umpire seat (accepted) and the engine waits for
+    the umpire (`@umpire` prompted), the nearest deadline first (games without one last)."""
+    games = Game.objects.filter(
+        seats__user=user,
+        seats__role=UMPIRE,
+        seats__accepted_at__isnull=False,
+        status=Game.Status.ACTIVE,
+    ).distinct()
+    waiting = [g for g in games if UMPIRE in (g.active_roles or [])]
+    return sorted(waiting, key=lambda g: (g.deadline_at is None, g.deadline_at or g.created_at))
 
 
 # --- roles ---------------------------------------------------------------------------------------
@@ -175,11 +190,12 @@ def line_audience(entry: JSON) -> frozenset[str] | None:
 
 
 def line_readable(entry: JSON, role: str) -> bool:
-    """May `role` read this stored log line? Its audience is null (everyone) or lists the role."""
+    """May `role` read this stored log line? Its audience is null (everyone) or lists the role;
+    the umpire reads every line (games.core.umpire)."""
     if not isinstance(entry, dict):
         return False
     audience = line_audience(entry)
-    return audience is None or role in audience
+    return audience is None or role in audience or role == UMPIRE
 
 
 def event_readers(role: str, log: JSON) -> set[str]:
@@ -197,8 +213,9 @@ def event_readers(role: str, log: JSON) -> set[str]:
 
 
 def visible(readers: set[str], roles: Collection[str]) -> bool:
-    """Is an event with these `readers` visible to a caller reading as `roles`?"""
-    return "*" in readers or any(r in readers for r in roles) or OMNISCIENT in roles
+    """Is an event with these `readers` visible to a caller reading as `roles`? The omniscient
+    role and the umpire see every event."""
+    return "*" in readers or any(r in readers for r in roles) or bool(SEES_ALL & set(roles))
 
 
 def private_kinds_of(game: Game) -> frozenset[str]:
@@ -235,7 +252,7 @@ def numbering_for(game: Game, roles: Iterable[str]) -> Numbering:
     `roles` (the caller's seats, or `@observer`)."""
     roles = set(roles)
     kinds = private_kinds_of(game)
-    if not kinds or OMNISCIENT in roles:
+    if not kinds or SEES_ALL & roles:
         return Numbering(())
     rows = Event.objects.filter(game=game, kind__in=kinds).values_list("seq", "role", "log")
     hidden = sorted(seq for seq, role, log in rows if not visible(event_readers(role, log), roles))
@@ -271,7 +288,12 @@ class EventRead:
 
 def event_read(event: Event, role: str, mine: Iterable[str], numbering: Numbering) -> EventRead:
     """`event` as `role` reads it; `mine` are the caller's seats (whose orders they may read)."""
-    public_payload = event.kind == SETUP_KIND or event.role == SYSTEM or event.role in set(mine)
+    public_payload = (
+        event.kind == SETUP_KIND
+        or event.role == SYSTEM
+        or event.role in set(mine)
+        or role == UMPIRE  # the umpire reads every seat's orders
+    )
     return EventRead(
         seq=numbering.role_seq(event.seq),
         kind=event.kind,

@@ -23,6 +23,7 @@ from django.utils import timezone
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, GameConfig, SetupError
 from games.core.rng import Rng
+from games.core.umpire import UMPIRE
 from pbem.play import hooks
 from pbem.play.errors import GameNotActive, SeatTaken, ServiceError
 from pbem.play.models import Game, Seat
@@ -103,6 +104,9 @@ def game_create(
             f"unknown scenario {scenario!r}; {ruleset_id} has {ruleset.scenarios()}"
         )
     roles = [r.id for r in ruleset.roles(scenario, options)]
+    umpire = seats.get(UMPIRE)
+    if umpire is not None and any(u == umpire for r, u in seats.items() if r != UMPIRE):
+        raise BadGameRequest(f"{umpire.username} cannot umpire a game they play (UMP-5)")
     _one_seat_each(list(seats.values()), hot_seat)
     seed = secrets.token_bytes(32)
     game = Game(
@@ -124,7 +128,8 @@ def game_create(
         r = e.rejection  # name the rule that refuses (e.g. NT-19)
         message = f"{r.rule} ({r.path}): {r.message}" if r.rule else r.message
         raise BadGameRequest(f"the game cannot be set up: {message}") from None
-    unknown = sorted(set(seats) - set(roles))  # after set-up, which names a refused option first
+    # after set-up, which names a refused option first; an umpire seat is every game's to have
+    unknown = sorted(set(seats) - set(roles) - {UMPIRE})
     if unknown:
         raise BadGameRequest(f"unknown roles {unknown}; this game has {roles}")
     dumped = ruleset.dump(state)
@@ -136,7 +141,7 @@ def game_create(
         game.save()
         now = timezone.now()
         invited: list[Seat] = []
-        for role in roles:
+        for role in [*roles, UMPIRE] if UMPIRE in seats else roles:
             user = seats.get(role)
             own = user is not None and creator is not None and user.pk == creator.pk
             seat = Seat.objects.create(
@@ -185,9 +190,14 @@ def _lock(game: Game) -> None:
 
 
 def _check_one_seat(game: Game, user: User, role: str) -> None:
+    other = Seat.objects.filter(game=game, user=user).exclude(role=role).first()
+    if other is not None and UMPIRE in (role, other.role):  # even in a hot-seat game
+        raise OneSeatPerUser(
+            f"you hold the seat {other.role!r} in this game already; the umpire plays no seat"
+            " (UMP-5)"
+        )
     if game.hot_seat:
         return
-    other = Seat.objects.filter(game=game, user=user).exclude(role=role).first()
     if other is not None:
         raise OneSeatPerUser(
             f"you hold the seat {other.role!r} in this game already; one user holds at most one "

@@ -38,6 +38,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, Action, Rejection, validate_owned
+from games.core.umpire import RULING_KIND, ruling_problems
 from pbem.conf import pbem_settings
 from pbem.play.errors import (
     GameNotActive,
@@ -96,6 +97,11 @@ def order_submit(
         raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
     if any(s.role == role and s.accepted_at is None for s in game.seats.all()):
         raise InvitationPending(f"accept your invitation to the seat {role!r} first")
+    if kind == RULING_KIND:  # the roles a ruling names: the game's (a state need not know them)
+        seats = [s.role for s in game.seats.all()]
+        named = tuple(r for r in ruling_problems(payload, seats) if r.path.startswith("/aud"))
+        if named:
+            raise OrderRejected(list(named))
     state = head_read(game)  # also refreshes the game's status and head
     if game.status != Game.Status.ACTIVE:
         raise GameNotActive(f"the game is {game.status}")
@@ -107,7 +113,9 @@ def order_submit(
     if rejections:
         if Game.headstate.related.is_cached(game):  # consumed: read the head again
             Game.headstate.related.delete_cached_value(game)
-        prompted = role in ruleset.prompts(head_read(game))
+        # an umpire's refusal (UMP-n) is about what an umpire may send, never whose turn it is
+        umpires = any(r.rule.startswith("UMP-") for r in rejections)
+        prompted = umpires or role in ruleset.prompts(head_read(game))
         fields = {
             "status": OrderIntake.Status.REJECTED,
             "errors": _errors(rejections),

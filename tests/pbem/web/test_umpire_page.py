@@ -1,0 +1,53 @@
+"""The umpire's game page: the omniscient view in words, a ruling sent from the generic form
+(built from the `.ruling` schema), shown in the log of its audience only."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games.core.umpire import UMPIRE
+from pbem.play.models import Event
+from pbem.play.services.games import game_create
+from tests.pbem.web.conftest import client_of
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_umpire_rules_from_the_page(alice: User, bob: User, alice_client: Client) -> None:
+    ursula = User.objects.create_user("ursula_w", "ursula@example.com")
+    game = game_create(
+        ruleset_id="napoleons_triumph",
+        scenario="DEC2",
+        options={"board": "austerlitz"},
+        seats={"allied": alice, "french": bob, UMPIRE: ursula},
+        creator=alice,
+        accepted=True,
+    )
+    umpire = client_of(ursula)
+    page = umpire.get(f"/games/{game.pk}/").content.decode()
+    french_page = client_of(bob).get(f"/games/{game.pk}/").content.decode()
+    assert "F01" in page  # the French pieces, which the Allies do not see placed
+    assert 'name=".ruling.text"' in page
+    assert 'name=".ruling.text"' not in french_page
+    answer = umpire.post(
+        f"/games/{game.pk}/order",
+        {"role": UMPIRE, "kind": ".ruling", ".ruling.text": "Both sides set up again."},
+    )
+    assert answer.status_code == 303
+    assert Event.objects.filter(game=game, kind=".ruling").count() == 1
+    line = "Umpire&#x27;s ruling: Both sides set up again."
+    assert line in alice_client.get(f"/games/{game.pk}/").content.decode()
+    private = umpire.post(
+        f"/games/{game.pk}/order",
+        {
+            "role": UMPIRE,
+            "kind": ".ruling",
+            ".ruling.text": "Only for the Allies.",
+            ".ruling.audience": '["allied"]',
+        },
+    )
+    assert private.status_code == 303, private.content.decode()[:500]
+    assert "Only for the Allies." in alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Only for the Allies." not in client_of(bob).get(f"/games/{game.pk}/").content.decode()
