@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.context import Ctx, U
@@ -28,10 +29,15 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
         require(
             cid in board.commanders and board.commanders[cid].side == side,
             "NT-21",
-            f"{cid!r} is not one of your commanders",
+            T("{commander} is not one of your commanders", commander=repr(cid)),
             f"{path}/commander",
         )
-        require(cid not in seen_cmd, "NT-21", f"{cid} is organised twice", f"{path}/commander")
+        require(
+            cid not in seen_cmd,
+            "NT-21",
+            T("{commander} is organised twice", commander=cid),
+            f"{path}/commander",
+        )
         seen_cmd.add(cid)
         cdef = board.commanders[cid]
         units = P.strings(entry, "units", path, required=True)
@@ -39,15 +45,26 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
             require(
                 uid in state.units and state.units[uid].side == side,
                 "NT-21",
-                f"{uid!r} is not one of your units",
+                T("{unit} is not one of your units", unit=repr(uid)),
                 f"{path}/units",
             )
-            require(uid not in seen_units, "NT-21", f"{uid} is given to two corps", f"{path}/units")
+            require(
+                uid not in seen_units,
+                "NT-21",
+                T("{unit} is given to two corps", unit=uid),
+                f"{path}/units",
+            )
             seen_units.add(uid)
         require(
             cdef.min_units <= len(units) <= MAX_CORPS,
             "NT-21",
-            f"{cdef.name} needs {cdef.min_units} to {MAX_CORPS} units, not {len(units)}",
+            T(
+                "{commander} needs {low} to {high} units, not {n}",
+                commander=cdef.name,
+                low=cdef.min_units,
+                high=MAX_CORPS,
+                n=len(units),
+            ),
             f"{path}/units",
         )
         off = P.boolean(entry, "off_map", path)
@@ -55,8 +72,12 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
             require(
                 off == cdef.reinforcement,
                 "NT-22",
-                f"{cdef.name} {'is' if cdef.reinforcement else 'is not'} a reinforcement and "
-                f"{'must' if cdef.reinforcement else 'may not'} start off the map",
+                T("{commander} is a reinforcement and must start off the map", commander=cdef.name)
+                if cdef.reinforcement
+                else T(
+                    "{commander} is not a reinforcement and may not start off the map",
+                    commander=cdef.name,
+                ),
                 f"{path}/off_map",
             )
             if cdef.reinforcement:
@@ -66,14 +87,20 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
                         for u in units
                     ),
                     "NT-22",
-                    f"{cdef.name} needs a unit that is not an infantry unit of strength 2",
+                    T(
+                        "{commander} needs a unit that is not an infantry unit of strength 2",
+                        commander=cdef.name,
+                    ),
                     f"{path}/units",
                 )
         app = P.string(entry, "approach", path, required=False)
         cmd = state.commanders[cid]
         if off:
             require(
-                app is None, "NT-21", "a corps off the map blocks no approach", f"{path}/approach"
+                app is None,
+                "NT-21",
+                T("a corps off the map blocks no approach"),
+                f"{path}/approach",
             )
             cmd.where, cmd.loc, cmd.app = OFFMAP, None, None
             for uid in units:
@@ -81,13 +108,22 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
                 u.where, u.loc, u.app, u.corps = OFFMAP, None, None, cid
             continue
         loc = cdef.setup_locale  # NT-12: the locale labelled with his name
-        require(loc is not None, "NT-21", f"{cdef.name} has no set-up locale on this board", path)
+        require(
+            loc is not None,
+            "NT-21",
+            T("{commander} has no set-up locale on this board", commander=cdef.name),
+            path,
+        )
         assert loc is not None
         if app is not None:
             require(
                 app in board.approaches_of(loc) and not board.approaches[app].impassable,
                 "NT-21",
-                f"{app} is not a passable approach of locale {loc}",
+                T(
+                    "{approach} is not a passable approach of locale {locale}",
+                    approach=app,
+                    locale=loc,
+                ),
                 f"{path}/approach",
             )
         cmd.where, cmd.loc, cmd.app = MAP, loc, app
@@ -97,7 +133,10 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
         on_map.append(cid)
     missing_cmd = [c.id for c in mine if c.id not in seen_cmd]
     require(
-        not missing_cmd, "NT-21", f"commanders without a corps: {', '.join(missing_cmd)}", "/corps"
+        not missing_cmd,
+        "NT-21",
+        T("commanders without a corps: {commanders}", commanders=", ".join(missing_cmd)),
+        "/corps",
     )
     missing = sorted(
         u.id for u in state.units.values() if u.side == side and u.id not in seen_units
@@ -105,7 +144,7 @@ def _organise(ctx: Ctx, side: str, p: dict[str, JSON]) -> list[str]:
     require(
         not missing,
         "NT-21",
-        f"every unit must join a corps; missing: {', '.join(missing)}",
+        T("every unit must join a corps; missing: {units}", units=", ".join(missing)),
         "/corps",
     )
     return on_map
@@ -123,7 +162,15 @@ def _check_capacity(ctx: Ctx, side: str, rule: str) -> None:
         n = len(units_in(ctx.state, loc, side))
         cap = ctx.board.locales[loc].capacity
         require(
-            n <= cap, rule, f"locale {loc} would hold {n} units, its capacity is {cap}", "/corps"
+            n <= cap,
+            rule,
+            T(
+                "locale {locale} would hold {n} units, its capacity is {capacity}",
+                locale=loc,
+                n=n,
+                capacity=cap,
+            ),
+            "/corps",
         )
 
 
@@ -133,18 +180,22 @@ def allied_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     require(
         state.phase == "setup_AL" and side == AL,
         "NT-19",
-        "the Allied set-up comes first, by the Allies",
+        T("the Allied set-up comes first, by the Allies"),
     )
     on_map = _organise(ctx, AL, p)
     sdef = ctx.board.scenarios[state.scenario]
     if sdef.allied_start == "all_corps_on_board":
         offs = [c.id for c in state.commanders.values() if c.side == AL and c.where == OFFMAP]
         require(
-            not offs, "NT-21", f"in this scenario every Allied corps starts on the map ({offs})"
+            not offs,
+            "NT-21",
+            T("in this scenario every Allied corps starts on the map ({corps})", corps=offs),
         )
     else:
         require(
-            len(on_map) == 2, "NT-21", f"exactly 2 Allied corps start on the map, not {len(on_map)}"
+            len(on_map) == 2,
+            "NT-21",
+            T("exactly 2 Allied corps start on the map, not {n}", n=len(on_map)),
         )
     _check_capacity(ctx, AL, "NT-21")
     ctx.log(
@@ -161,13 +212,15 @@ def allied_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
 def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-22..NT-24: French corps, up to 6 detachments, the fixed battery."""
     board, state = ctx.board, ctx.state
-    require(state.phase == "setup_F" and side == F, "NT-19", "the French set up after the Allies")
+    require(
+        state.phase == "setup_F" and side == F, "NT-19", T("the French set up after the Allies")
+    )
     _organise(ctx, F, p)
     dets = P.objects(p, "detachments")
     require(
         len(dets) <= MAX_DETACHMENTS,
         "NT-23",
-        f"at most 6 set-up detachments, not {len(dets)}",
+        T("at most 6 set-up detachments, not {n}", n=len(dets)),
         "/detachments",
     )
     for i, d in enumerate(dets):
@@ -219,7 +272,11 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             require(
                 app in board.approaches_of(loc) and not board.approaches[app].impassable,
                 "NT-46",
-                f"{app} is not a passable approach of locale {loc}",
+                T(
+                    "{approach} is not a passable approach of locale {locale}",
+                    approach=app,
+                    locale=loc,
+                ),
                 f"{path}/position",
             )
         u.corps, u.loc, u.app = None, loc, app

@@ -16,6 +16,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from games.core.i18n import T
 from games.core.log import lines_for
 from games.core.protocol import (
     JSON,
@@ -85,13 +86,13 @@ SETUP: dict[str, Handler] = {
 }
 NOT_YET: dict[str, str] = {}  # kinds of the digest not implemented yet -> the rule refused
 AUCTION_PROMPTS = {
-    "bid": {"auction_bid": "bid for the choice of side", "auction_pass": "pass"},
-    "choose_side": {"auction_choose_side": "you won the auction: choose your side"},
+    "bid": {"auction_bid": T("bid for the choice of side"), "auction_pass": T("pass")},
+    "choose_side": {"auction_choose_side": T("you won the auction: choose your side")},
 }
 ALWAYS = {"set_defense_plan", "resign"}
 ANY_TIME = {
-    "set_defense_plan": "a standing instruction for when you defend (digest 4.5)",
-    "resign": "give up the game",
+    "set_defense_plan": T("a standing instruction for when you defend (digest 4.5)"),
+    "resign": T("give up the game"),
 }
 KNOWN = (
     set(COMMANDS)
@@ -122,13 +123,13 @@ def _side_of(state: GameState, role: str) -> str:
 
 def _dispatch(ctx: Ctx, action: Action) -> None:
     state = ctx.state
-    require(state.phase != "over", "NT-128", "the game is over")
+    require(state.phase != "over", "NT-128", T("the game is over"))
     kind = action.kind
     if action.role == SYSTEM:
         require(kind == ".deadline", "NT-0", f"the system does not send {kind!r}", "/kind")
         _deadline(ctx)
         return
-    require(kind in KNOWN, "NT-0", f"unknown action kind {kind!r}", "/kind")
+    require(kind in KNOWN, "NT-0", T("unknown action kind {kind}", kind=repr(kind)), "/kind")
     if kind in NOT_YET:
         raise Illegal(NOT_YET[kind], f"{kind} is not implemented yet", "/kind")
     if kind in team_engine.TEAM_KINDS and state.team is None:
@@ -150,7 +151,12 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         _resign(ctx, side)
         return
     if state.phase.startswith("setup"):
-        require(kind in SETUP, "NT-19", f"set-up is not finished; {kind!r} must wait", "/kind")
+        require(
+            kind in SETUP,
+            "NT-19",
+            T("set-up is not finished; {kind} must wait", kind=repr(kind)),
+            "/kind",
+        )
         SETUP[kind](ctx, side, p)
         if state.phase == "turn":
             start_game(ctx)
@@ -173,9 +179,12 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         )
         answers[kind].handler(ctx, side, p)
         return
-    require(side == state.active, "NT-35", "it is not your turn", "/role")  # NT-26
+    require(side == state.active, "NT-35", T("it is not your turn"), "/role")  # NT-26
     require(
-        kind in COMMANDS, "NT-35", f"{kind!r} is not a command; nothing is waiting for it", "/kind"
+        kind in COMMANDS,
+        "NT-35",
+        T("{kind} is not a command; nothing is waiting for it", kind=repr(kind)),
+        "/kind",
     )
     if kind not in ("ride_on", "threaten"):
         road_attack.close_ride(ctx)  # NT-143: any other command ends an open ride-on
@@ -190,7 +199,9 @@ def _deadline(ctx: Ctx) -> None:
             "NT-134", "the auction has no default; the platform's missed-turn policy applies"
         )
     if state.phase.startswith("setup"):
-        raise Illegal("NT-19", "set-up has no default; the platform's missed-turn policy applies")
+        raise Illegal(
+            "NT-19", T("set-up has no default; the platform's missed-turn policy applies")
+        )
     if state.pending is None:
         end_turn(ctx)
         return

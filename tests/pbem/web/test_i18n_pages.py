@@ -88,3 +88,25 @@ def test_every_string_is_translated_and_compiled() -> None:
     with translation.override("de"):
         for msgid, msgstr in entries:
             assert translation.gettext(unescape(msgid)) == unescape(msgstr), msgid
+
+
+def test_the_engines_refusals_and_descriptions_in_german(
+    alice: User, alice_client: Client, game: Game
+) -> None:
+    language_set(alice, "de")
+    answer = alice_client.post(
+        f"/games/{game.pk}/order",
+        {
+            "role": "allied",
+            "kind": "allied_setup",
+            "payload-allied_setup": '{"corps": [{"commander": "X9", "units": []}]}',
+        },
+    )
+    assert answer.status_code == 422
+    html = answer.content.decode()
+    assert "&#x27;X9&#x27; ist keiner deiner Kommandeure" in html
+    assert "die Partie aufgeben" in html  # the description of `resign` in the form
+    language_set(alice, "en")
+    english = alice_client.get(f"/games/{game.pk}/").content.decode()
+    assert "give up the game" in english
+    assert "die Partie aufgeben" not in english
