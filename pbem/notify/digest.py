@@ -80,6 +80,7 @@ KIND_NAMES: dict[str, Promise] = {
     Kind.GAME_OVER: gettext_lazy("Game over"),
     Kind.INVITATION: gettext_lazy("Invitation"),
     Kind.INVITATION_DECLINED: gettext_lazy("Invitation declined"),
+    Kind.RULING: gettext_lazy("The umpire's ruling"),
 }
 
 

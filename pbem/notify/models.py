@@ -25,6 +25,7 @@ class Kind(models.TextChoices):
     GAME_OVER = "game_over"
     INVITATION = "invitation"  # a seat is offered to you: accept or decline
     INVITATION_DECLINED = "invitation_declined"  # to the creator: the seat is open again
+    RULING = "ruling"  # the umpire ruled, for this seat (games.core.umpire)
 
 
 class WebhookEndpoint(models.Model):

@@ -32,6 +32,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from games.core.umpire import RULING_KIND, UMPIRE
 from pbem.conf import pbem_settings
 from pbem.notify.content import notification_content
 from pbem.notify.digest import digest_send as digest_send  # re-export: notify.tasks calls it here
@@ -45,6 +46,7 @@ from pbem.play.enqueue import enqueue, enqueue_later
 from pbem.play.errors import ServiceError
 from pbem.play.models import Event, Game, Seat
 from pbem.play.publisher import publish
+from pbem.play.selectors import line_audience
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +73,15 @@ def _knob(name: str, default: int) -> int:
 # --- planning ---------------------------------------------------------------------------------
 
 
+def ruling_readers(log: object) -> frozenset[str] | None:
+    """The roles a ruling's log line is for (None: everyone)."""
+    lines = log if isinstance(log, list) else []
+    audiences = [line_audience(line) for line in lines]
+    if not audiences or any(a is None for a in audiences):
+        return None
+    return frozenset().union(*[a for a in audiences if a is not None])
+
+
 def kinds_for_event(
     *,
     event: Event,
@@ -92,6 +103,9 @@ def kinds_for_event(
     roles = sorted(set(seat_roles))
     if finished:
         return dict.fromkeys(roles, Kind.GAME_OVER)
+    if event.kind == RULING_KIND:  # the seats the ruling is for: the others never learn of it
+        readers = ruling_readers(event.log)
+        return {r: Kind.RULING for r in roles if r != UMPIRE and (readers is None or r in readers)}
     out: dict[str, str] = {}
     newly = set(prompted_after) - set(prompted_before)
     named = set(notice_roles)

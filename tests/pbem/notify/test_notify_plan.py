@@ -30,7 +30,7 @@ CaptureOnCommit = Callable[..., AbstractContextManager[list[Callable[[], object]
 
 
 def _fake_event(role: str, turn_ended: bool = False) -> Event:
-    return SimpleNamespace(role=role, turn_ended=turn_ended)  # type: ignore[return-value]
+    return SimpleNamespace(role=role, kind="move", turn_ended=turn_ended)  # type: ignore[return-value]
 
 
 def test_a_newly_prompted_role_is_told_it_is_their_turn() -> None:

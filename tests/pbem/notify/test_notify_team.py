@@ -53,7 +53,7 @@ NO_ORDER = "No written order was delivered to you this round."
 
 
 def _event(role: str, log: object = None, turn_ended: bool = False) -> Event:
-    return SimpleNamespace(role=role, turn_ended=turn_ended, log=log)  # type: ignore[return-value]
+    return SimpleNamespace(role=role, kind="move", turn_ended=turn_ended, log=log)  # type: ignore[return-value]
 
 
 def _notice(roles: list[JSON], title: str, audience: list[JSON] | None = None) -> dict[str, JSON]:
