@@ -27,11 +27,12 @@ import functools
 from collections.abc import Mapping
 from pathlib import Path
 
+from games.core.bounded_yaml import at, idx, parse_yaml, read_bounded
 from games.valour_fortitude.army_data import ArmyList, Category, UnitProfile
 from games.valour_fortitude.army_list_reading import read_army_list
 from games.valour_fortitude.bought_units import BoughtUnit, option_refusal, read_unit
 from games.valour_fortitude.problems import DataError, Problem, Unknown
-from games.valour_fortitude.reading import Reader, at, idx, parse_yaml, read_text
+from games.valour_fortitude.reading import Reader
 from games.valour_fortitude.rule_catalogue import read_special_rules
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -44,7 +45,7 @@ MIN_UNITS = 2
 @functools.cache
 def special_rules() -> Mapping[str, str]:
     """Every special rule an army list may name: key -> German name."""
-    return read_special_rules(parse_yaml(read_text(DATA_DIR / "special_rules.yaml")))
+    return read_special_rules(parse_yaml(read_bounded(DATA_DIR / "special_rules.yaml")))
 
 
 @functools.cache
@@ -52,7 +53,7 @@ def army_lists() -> Mapping[str, ArmyList]:
     """The shipped army lists by id (each file is named after its list)."""
     out: dict[str, ArmyList] = {}
     for path in sorted(ARMIES_DIR.glob("*.yaml")):
-        army, reader = read_army_list(parse_yaml(read_text(path)), special_rules())
+        army, reader = read_army_list(parse_yaml(read_bounded(path)), special_rules())
         if army is None or reader.problems:
             raise DataError(path.name, reader.problems or [Problem("", "format", "unreadable")])
         if army.id != path.stem:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from games.core.bounded_yaml import at, idx
 from games.valour_fortitude.army_data import (
     ArmyList,
     Category,
@@ -24,7 +25,7 @@ from games.valour_fortitude.army_data import (
     UnitProfile,
 )
 from games.valour_fortitude.problems import GAPS, Unknown
-from games.valour_fortitude.reading import Reader, at, idx
+from games.valour_fortitude.reading import Reader
 
 ARMY_FORMAT = "vf-army-list/1"
 GAP_PATTERN = re.compile(r"GAP-\d{1,3}")

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.core.bounded_yaml import at, idx
 from games.valour_fortitude.army_data import ArmyList, UnitOption, UnitProfile
 from games.valour_fortitude.problems import Unknown, UnknownValueError
-from games.valour_fortitude.reading import Reader, at, idx
+from games.valour_fortitude.reading import Reader
 from games.valour_fortitude.state import Stats
 
 ELITE_STATS = ("ranged", "melee", "morale")

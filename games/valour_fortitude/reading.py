@@ -1,8 +1,8 @@
 """Reading YAML data and JSON-like documents safely, field by field.
 
-`parse_yaml` bounds the input before PyYAML builds anything: at most `MAX_BYTES`, nesting at most
-`MAX_DEPTH`, no anchors or aliases, then `yaml.safe_load`. `Reader` reads typed fields and
-collects every problem with its path (``brigades[1].units[0]``) instead of raising.
+The files themselves are read by games.core.bounded_yaml (bounded before PyYAML builds anything).
+`Reader` reads typed fields and collects every problem with its path (``brigades[1].units[0]``)
+instead of raising.
 """
 
 from __future__ import annotations
@@ -10,66 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
-import yaml
-
+from games.core.bounded_yaml import at, idx
 from games.valour_fortitude.problems import Problem
 
-MAX_BYTES = 1 << 20  # 1 MiB
-MAX_DEPTH = 12
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 FORMAT = "format"  # the rule of a malformed document: its format, not a game rule
-
-
-class YamlRefused(ValueError):
-    """The text is too large, too deep, uses anchors or aliases, or is not YAML."""
-
-
-def read_text(path: Path, max_bytes: int = MAX_BYTES) -> str:
-    """The file's UTF-8 text, refusing a file over `max_bytes` before reading it whole."""
-    try:
-        if path.stat().st_size > max_bytes:
-            raise YamlRefused(f"{path.name} is larger than {max_bytes} bytes")
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise YamlRefused(f"cannot read {path.name}: {exc.strerror or exc}") from exc
-    if len(data) > max_bytes:
-        raise YamlRefused(f"{path.name} is larger than {max_bytes} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise YamlRefused(f"{path.name} is not UTF-8: {exc}") from exc
-
-
-def parse_yaml(text: str) -> object:
-    """The YAML document in `text`, bounded (see the module docstring)."""
-    if len(text.encode("utf-8")) > MAX_BYTES:
-        raise YamlRefused(f"the text is larger than {MAX_BYTES} bytes")
-    try:
-        depth = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise YamlRefused("YAML anchors and aliases are not allowed")
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise YamlRefused(f"the document is nested deeper than {MAX_DEPTH}")
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-        loaded: object = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise YamlRefused(f"not valid YAML: {exc}") from exc
-    return loaded
-
-
-def at(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def idx(path: str, index: int) -> str:
-    return f"{path}[{index}]"
 
 
 def kind(value: object) -> str:

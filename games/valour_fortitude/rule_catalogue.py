@@ -4,8 +4,8 @@ rulebook line that defines it, or the gap of a rule never defined ("Lanzen", GAP
 
 from __future__ import annotations
 
+from games.core.bounded_yaml import at
 from games.valour_fortitude.army_list_reading import ListReader
-from games.valour_fortitude.reading import at
 
 RULES_FORMAT = "vf-special-rules/1"
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.core.bounded_yaml import at, idx, parse_yaml, read_bounded
 from games.valour_fortitude.problems import DataError, Problem
-from games.valour_fortitude.reading import Reader, at, idx, parse_yaml, read_text
+from games.valour_fortitude.reading import Reader
 from games.valour_fortitude.scenario_checks import scenario_problems
 from games.valour_fortitude.scenario_model import Scenario, ScenarioRules
 from games.valour_fortitude.scenario_units import BuiltSide, build_side, read_inches, read_point
@@ -37,7 +38,7 @@ def load_scenario(name: str) -> Scenario:
     path = SCENARIOS_DIR / f"{name}.yaml"
     if not name.isidentifier() or not path.is_file():
         raise KeyError(f"no scenario {name!r}")
-    scenario = parse_scenario(parse_yaml(read_text(path)), path.name)
+    scenario = parse_scenario(parse_yaml(read_bounded(path)), path.name)
     problems = scenario_problems(scenario)
     if problems:
         raise DataError(path.name, problems)

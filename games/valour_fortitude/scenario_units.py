@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from games.core.bounded_yaml import at, idx
 from games.valour_fortitude.armies import army_lists
 from games.valour_fortitude.bought_units import BoughtUnit, read_unit, unit_stats
 from games.valour_fortitude.geometry import axes
 from games.valour_fortitude.problems import UnknownValueError
-from games.valour_fortitude.reading import Reader, at, idx
+from games.valour_fortitude.reading import Reader
 from games.valour_fortitude.state import (
     BaseRect,
     Brigade,

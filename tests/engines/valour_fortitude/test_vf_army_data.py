@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
+from games.core.bounded_yaml import MAX_DEPTH, YamlRefused, parse_yaml
 from games.valour_fortitude.armies import ARMIES_DIR, army_list, army_lists, special_rules
 from games.valour_fortitude.army_data import Category
 from games.valour_fortitude.army_list_reading import read_army_list
 from games.valour_fortitude.problems import Unknown
-from games.valour_fortitude.reading import MAX_DEPTH, YamlRefused, parse_yaml
 
 NAPOLEONIC = {
     "allied_french_british",
