@@ -14,8 +14,7 @@ from pbem.notify.language import language_set
 from pbem.notify.models import Kind, Notification
 from pbem.notify.services import notification_deliver
 from pbem.play.models import Game, OrderIntake
-from pbem.play.services.games import game_create
-from pbem.play.services.orders import order_apply, order_submit
+from tests.support.umpired import submit_applied, umpired_game
 
 pytestmark = pytest.mark.django_db
 
@@ -27,33 +26,14 @@ def _users() -> tuple[User, User, User]:
 
 
 def _rule(game: Game, umpire: User, payload: JSON) -> None:
-    intake = order_submit(
-        game=game,
-        user=umpire,
-        role=UMPIRE,
-        kind=RULING_KIND,
-        payload=payload,
-        source="api",
-    )
-    if intake.status == OrderIntake.Status.RECEIVED:
-        order_apply(intake_id=intake.pk)
-        intake.refresh_from_db()
+    intake = submit_applied(game, umpire, UMPIRE, RULING_KIND, payload)
     assert intake.status == OrderIntake.Status.APPLIED, intake.errors
-    game.refresh_from_db()
 
 
 def test_a_ruling_tells_its_audience_only() -> None:
     anna, bruno, ulla = _users()
     language_set(anna, "de")
-    game = game_create(
-        ruleset_id="napoleons_triumph",
-        scenario="DEC2",
-        options={"board": "austerlitz"},
-        seats={"allied": anna, "french": bruno, UMPIRE: ulla},
-        creator=anna,
-        title="Umpired",
-        accepted=True,
-    )
+    game = umpired_game(anna, bruno, ulla, title="Umpired")
     before = set(Notification.objects.values_list("pk", flat=True))
     mail.outbox.clear()
     _rule(game, ulla, {"text": "The stream is fordable.", "audience": ["allied"]})

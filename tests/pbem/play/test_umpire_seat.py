@@ -18,10 +18,10 @@ from pbem.play.errors import NotYourSeat, OrderRejected
 from pbem.play.models import Event, Game, OrderIntake, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.selectors import events_for, numbering_for, umpire_queue, view_for
-from pbem.play.services.games import BadGameRequest, OneSeatPerUser, game_create, seat_join
+from pbem.play.services.games import BadGameRequest, OneSeatPerUser, seat_join
 from pbem.play.services.log import state_at
-from pbem.play.services.orders import order_apply, order_submit
 from pbem.play.services.verify import game_verify
+from tests.support.umpired import submit_applied, umpired_game
 
 pytestmark = pytest.mark.django_db
 Play = Callable[..., list[Event]]
@@ -34,31 +34,10 @@ def ursula(db: None) -> User:
 
 @pytest.fixture
 def umpired(alice: User, bob: User, ursula: User) -> Game:
-    return game_create(
-        ruleset_id="napoleons_triumph",
-        scenario="DEC2",
-        options={"board": "austerlitz"},
-        seats={"allied": alice, "french": bob, UMPIRE: ursula},
-        creator=alice,
-        title="umpired",
-        accepted=True,
-    )
+    return umpired_game(alice, bob, ursula, title="umpired")
 
 
-def _submit(game: Game, user: User, role: str, kind: str, payload: JSON) -> OrderIntake:
-    intake = order_submit(
-        game=game,
-        user=user,
-        role=role,
-        kind=kind,
-        payload=payload,
-        source="api",
-    )
-    if intake.status == OrderIntake.Status.RECEIVED:
-        order_apply(intake_id=intake.pk)
-        intake.refresh_from_db()
-    game.refresh_from_db()
-    return intake
+_submit = submit_applied
 
 
 def test_the_umpire_seat_is_created_and_reads_all(umpired: Game, ursula: User, play: Play) -> None:
@@ -134,24 +113,8 @@ def test_what_the_umpire_and_the_players_may_not_send(
 @pytest.mark.parametrize("hot_seat", [False, True])
 def test_the_umpire_plays_no_seat(alice: User, bob: User, hot_seat: bool) -> None:
     with pytest.raises(BadGameRequest, match="UMP-5"):
-        game_create(
-            ruleset_id="napoleons_triumph",
-            scenario="DEC2",
-            options={"board": "austerlitz"},
-            seats={"allied": alice, "french": bob, UMPIRE: bob},
-            creator=alice,
-            accepted=True,
-            hot_seat=hot_seat,
-        )
-    open_seat = game_create(
-        ruleset_id="napoleons_triumph",
-        scenario="DEC2",
-        options={"board": "austerlitz"},
-        seats={"allied": alice, "french": None, UMPIRE: bob},
-        creator=alice,
-        accepted=True,
-        hot_seat=hot_seat,
-    )
+        umpired_game(alice, bob, bob, hot_seat=hot_seat)
+    open_seat = umpired_game(alice, None, bob, hot_seat=hot_seat)
     with pytest.raises(OneSeatPerUser, match="UMP-5"):
         seat_join(game=open_seat, role="french", user=bob)
 

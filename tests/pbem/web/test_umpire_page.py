@@ -9,22 +9,15 @@ from django.test import Client
 
 from games.core.umpire import UMPIRE
 from pbem.play.models import Event
-from pbem.play.services.games import game_create
 from tests.pbem.web.conftest import client_of
+from tests.support.umpired import umpired_game
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_umpire_rules_from_the_page(alice: User, bob: User, alice_client: Client) -> None:
     ursula = User.objects.create_user("ursula_w", "ursula@example.com")
-    game = game_create(
-        ruleset_id="napoleons_triumph",
-        scenario="DEC2",
-        options={"board": "austerlitz"},
-        seats={"allied": alice, "french": bob, UMPIRE: ursula},
-        creator=alice,
-        accepted=True,
-    )
+    game = umpired_game(alice, bob, ursula)
     umpire = client_of(ursula)
     page = umpire.get(f"/games/{game.pk}/").content.decode()
     french_page = client_of(bob).get(f"/games/{game.pk}/").content.decode()
