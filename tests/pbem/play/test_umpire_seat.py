@@ -37,9 +37,6 @@ def umpired(alice: User, bob: User, ursula: User) -> Game:
     return umpired_game(alice, bob, ursula, title="umpired")
 
 
-_submit = submit_applied
-
-
 def test_the_umpire_seat_is_created_and_reads_all(umpired: Game, ursula: User, play: Play) -> None:
     assert Seat.objects.get(game=umpired, role=UMPIRE).user == ursula
     play(umpired, 3)
@@ -65,7 +62,7 @@ def test_a_ruling_exists_only_for_its_audience(
         "rule": "NT-9",
         "audience": ["allied"],
     }
-    intake = _submit(umpired, ursula, UMPIRE, RULING_KIND, payload)
+    intake = submit_applied(umpired, ursula, UMPIRE, RULING_KIND, payload)
     assert intake.status == OrderIntake.Status.APPLIED, intake.errors
     event = Event.objects.get(game=umpired, seq=umpired.head_seq)
     assert event.kind == RULING_KIND
@@ -75,7 +72,7 @@ def test_a_ruling_exists_only_for_its_audience(
     assert [(e.seq, e.kind, e.lines) for e in events_for(umpired, bob)] == french_before
     assert numbering_for(umpired, ["french"]).role_seq(umpired.head_seq) == french_head
     assert numbering_for(umpired, ["allied"]).role_seq(umpired.head_seq) == umpired.head_seq
-    public = _submit(umpired, ursula, UMPIRE, RULING_KIND, {"text": "Play on."})
+    public = submit_applied(umpired, ursula, UMPIRE, RULING_KIND, {"text": "Play on."})
     assert public.status == OrderIntake.Status.APPLIED
     assert "Umpire's ruling: Play on." in [
         line for e in events_for(umpired, bob) for line in e.lines
@@ -94,18 +91,20 @@ def test_what_the_umpire_and_the_players_may_not_send(
     assert order is not None
     head = umpired.head_seq
     with pytest.raises(NotYourSeat):
-        _submit(umpired, ursula, "allied", order.kind, order.payload)
+        submit_applied(umpired, ursula, "allied", order.kind, order.payload)
     with pytest.raises(OrderRejected) as refused:
-        _submit(umpired, ursula, UMPIRE, order.kind, order.payload)
+        submit_applied(umpired, ursula, UMPIRE, order.kind, order.payload)
     assert [r.rule for r in refused.value.rejections] == ["UMP-4"]
     with pytest.raises(OrderRejected) as refused:
-        _submit(umpired, alice, "allied", RULING_KIND, {"text": "I rule"})
+        submit_applied(umpired, alice, "allied", RULING_KIND, {"text": "I rule"})
     assert [r.rule for r in refused.value.rejections] == ["UMP-2"]
     with pytest.raises(OrderRejected) as refused:
-        _submit(umpired, ursula, UMPIRE, RULING_KIND, {"text": "x", "audience": ["prussian"]})
+        submit_applied(
+            umpired, ursula, UMPIRE, RULING_KIND, {"text": "x", "audience": ["prussian"]}
+        )
     assert [r.rule for r in refused.value.rejections] == ["UMP-1"]
     with pytest.raises(OrderRejected) as refused:
-        _submit(umpired, ursula, UMPIRE, CORRECTION_KIND, {"reason": "tape"})
+        submit_applied(umpired, ursula, UMPIRE, CORRECTION_KIND, {"reason": "tape"})
     assert [r.rule for r in refused.value.rejections] == ["UMP-3"]
     assert umpired.head_seq == head
 
