@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import ParamSpec
 
-from games.core.protocol import JSON, Action, LogEntry, Rejection
+from games.core.protocol import JSON, Action, GameConfig, LogEntry, Rejection, random_legal_action
 from games.core.rng import Rng
+from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.board import Board, parse_board, register_board
 from games.napoleons_triumph.context import shown_as
 from games.napoleons_triumph.state import AL, MAP, OFFMAP, Commander, F, GameState, TurnBook, Unit
@@ -305,3 +306,31 @@ class Table:
     def face(self, uid: str) -> str:
         u = self.state.units[uid]
         return "dead" if u.where == "dead" else f"{u.type}{u.strength}"
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """A random legal game on the reconstructed Austerlitz board: `states[i]` is the state before
+    `actions[i]`; `states` ends with the state after the last action."""
+
+    states: list[GameState]
+    actions: list[Action]
+
+
+def random_playout(seed: int, steps: int, scenario: str = "DEC2") -> Playout:
+    """Up to `steps` random legal actions from the set-up (seeded: the same game every time)."""
+    config = GameConfig(scenario, {"board": "austerlitz"}, ("allied", "french"))
+    state = RULESET.setup(config, Rng(seed))
+    rng, states, actions = Rng(seed + 1), [state], []
+    for seq in range(steps):
+        prompts = RULESET.prompts(state)
+        if not prompts:
+            break
+        role = sorted(prompts)[rng.below(len(prompts))]
+        action = random_legal_action(RULESET, state, role, rng, 20)
+        if action is None:
+            break
+        state = RULESET.apply(state, action, Rng.for_event(bytes(32), seq + 2)).state
+        states.append(state)
+        actions.append(action)
+    return Playout(states, actions)

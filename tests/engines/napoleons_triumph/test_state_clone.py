@@ -7,29 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core.protocol import GameConfig, random_legal_action
-from games.core.rng import Rng
-from games.napoleons_triumph import RULESET
 from games.napoleons_triumph import state as S
+from tests.support.napoleons_triumph import random_playout
 
 
 def _states(seed: int, steps: int, scenario: str) -> list[S.GameState]:
     """The states of a random legal playout (every one of them, from the set-up on)."""
-    options = {"board": "austerlitz"}
-    config = GameConfig(scenario=scenario, options=options, roles=("allied", "french"))
-    state = RULESET.setup(config, Rng(seed))
-    rng, out = Rng(seed + 1), [state]
-    for seq in range(steps):
-        prompts = RULESET.prompts(state)
-        if not prompts:
-            break
-        role = sorted(prompts)[rng.below(len(prompts))]
-        action = random_legal_action(RULESET, state, role, rng, 20)
-        if action is None:
-            break
-        state = RULESET.apply(state, action, Rng.for_event(bytes(32), seq + 2)).state
-        out.append(state)
-    return out
+    return random_playout(seed, steps, scenario).states
 
 
 @settings(max_examples=8, deadline=None)

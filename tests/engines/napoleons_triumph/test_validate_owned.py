@@ -6,30 +6,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core.protocol import Action, GameConfig, Rejection, random_legal_action, validate_owned
-from games.core.rng import Rng
+from games.core.protocol import Action, Rejection, validate_owned
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph import state as S
+from tests.support.napoleons_triumph import random_playout
 
 
 def _pairs(seed: int, steps: int, scenario: str) -> list[tuple[S.GameState, Action]]:
     """(state, a random legal action) along a random playout."""
-    config = GameConfig(
-        scenario=scenario, options={"board": "austerlitz"}, roles=("allied", "french")
-    )
-    state = RULESET.setup(config, Rng(seed))
-    rng, out = Rng(seed + 1), []
-    for seq in range(steps):
-        prompts = RULESET.prompts(state)
-        if not prompts:
-            break
-        role = sorted(prompts)[rng.below(len(prompts))]
-        action = random_legal_action(RULESET, state, role, rng, 20)
-        if action is None:
-            break
-        out.append((state, action))
-        state = RULESET.apply(state, action, Rng.for_event(bytes(32), seq + 2)).state
-    return out
+    game = random_playout(seed, steps, scenario)
+    return list(zip(game.states, game.actions, strict=False))
 
 
 def _variants(action: Action, state: S.GameState) -> list[Action]:

@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core.protocol import JSON, GameConfig, random_legal_action
-from games.core.rng import Rng
+from games.core.protocol import JSON
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.decisions import DECISIONS, default_answer
@@ -33,7 +32,7 @@ from games.napoleons_triumph.team.routing import (
     pin_step2,
     route,
 )
-from tests.support.napoleons_triumph import Table, position
+from tests.support.napoleons_triumph import Table, position, random_playout
 from tests.support.napoleons_triumph_team import ALLIES, ASSIGNMENT, FRENCH, tb, team
 
 TEAMS = {AL: ALLIES, F: FRENCH}
@@ -262,22 +261,7 @@ def test_decider_for_every_prompt() -> None:
 
 
 def _playout(seed: int, steps: int, scenario: str) -> list[GameState]:
-    config = GameConfig(
-        scenario=scenario, options={"board": "austerlitz"}, roles=("allied", "french")
-    )
-    state = RULESET.setup(config, Rng(seed))
-    rng, out = Rng(seed + 1), [state]
-    for seq in range(steps):
-        prompts = RULESET.prompts(state)
-        if not prompts:
-            break
-        role = sorted(prompts)[rng.below(len(prompts))]
-        action = random_legal_action(RULESET, state, role, rng, 20)
-        if action is None:
-            break
-        state = RULESET.apply(state, action, Rng.for_event(bytes(32), seq + 2)).state
-        out.append(state)
-    return out
+    return random_playout(seed, steps, scenario).states
 
 
 def _assign(board: Board, teams: Mapping[str, Team]) -> dict[str, str]:
