@@ -1,30 +1,22 @@
-"""What the command cards do (digest 3.22, CCN-185..202; rulebook L1099-1280), as data the engine
-calls: which pieces a card may order (by section and count, by unit class and type), how ordered
-units may move and battle, the dice a card adds, and the section-order rule of 2.2 (a hex on a
-section line may fill either section's quota) as functions over a predicate "is this piece in
-section S", so they need no board.
+"""What the tactic cards do (digest 3.22, CCN-189..202; rulebook L1099-1280), as data the engine
+calls: which pieces a card may order (by count, unit class and type), how ordered units may move
+and battle, the dice a card adds, and the faces of Élan and Rally. The section cards' quotas are
+`section_orders.py`.
 
 The cards themselves (codes, copies, section quotas, effect ids) are data in
-`data/cards/<ruleset>.yaml`, read by `cards.py`.
+`data/cards/<ruleset>.yaml`, read by `cards_data.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar
 
-from games.commands_colors_napoleonics.board import Section
 from games.commands_colors_napoleonics.combat_dice import CardBonus
 from games.commands_colors_napoleonics.dice import Face
 from games.commands_colors_napoleonics.options import AMB_OPTIONS, OptionValue
 from games.commands_colors_napoleonics.terrain import Combat, UnitClass
-from games.core.protocol import Rejection
-
-P = TypeVar("P", bound=Hashable)
-COMMAND = "command"  # a quota equal to the command value (CCN-10, CCN-187)
-SECTION_ORDER: tuple[Section, ...] = (Section.LEFT, Section.CENTER, Section.RIGHT)
 
 # Unit-type families of the rulebook (symbols on the blocks, L106-120; card texts L1196-1266).
 GRENADIER_TYPES = frozenset({"grenadier", "guard_grenadier", "old_guard"})  # L106
@@ -370,92 +362,3 @@ def rally_blocks(faces: Sequence[Face]) -> dict[UnitClass, int]:
         if face.value in UnitClass.__members__:
             out[UnitClass(face.value)] += 1
     return out
-
-
-# --- section cards: quotas and the dual hex (2.2, CCN-14, CCN-15, CCN-185..188) --------------
-
-
-def section_quotas(
-    orders: Mapping[Section, int | str], command_value: int, *, mirrored: bool = False
-) -> dict[Section, int]:
-    """A section card's quotas, "command" resolved to the command value (CCN-187); `mirrored`
-    swaps left and right, for a Counter-attack copying a section card (CCN-193)."""
-    out = dict.fromkeys(SECTION_ORDER, 0)
-    for section, quota in orders.items():
-        value = command_value if quota == COMMAND else quota
-        if not isinstance(value, int) or value < 0:
-            raise ValueError(f"bad quota {quota!r} for {section}")
-        out[section.mirrored if mirrored else section] = value
-    return out
-
-
-def _matcher(
-    quotas: Mapping[Section, int], in_section: Callable[[P, Section], bool]
-) -> tuple[dict[Section, list[P]], Callable[[P], bool]]:
-    holders: dict[Section, list[P]] = {s: [] for s in SECTION_ORDER}
-
-    def place(piece: P, seen: set[Section]) -> bool:
-        for section in SECTION_ORDER:
-            if section in seen or quotas.get(section, 0) <= 0 or not in_section(piece, section):
-                continue
-            seen.add(section)
-            if len(holders[section]) < quotas[section]:
-                holders[section].append(piece)
-                return True
-            for other in list(holders[section]):  # move one holder to another section
-                holders[section].remove(other)
-                if place(other, seen):
-                    holders[section].append(piece)
-                    return True
-                holders[section].append(other)
-        return False
-
-    return holders, lambda piece: place(piece, set())
-
-
-def assign_sections(
-    pieces: Sequence[P],
-    quotas: Mapping[Section, int],
-    in_section: Callable[[P, Section], bool],
-) -> dict[P, Section] | None:
-    """A section for every piece within the quotas, a dual-hex piece in either of its sections
-    (2.2); None when the pieces cannot all be ordered by these quotas."""
-    holders, place = _matcher(quotas, in_section)
-    if len(set(pieces)) != len(pieces) or not all(place(p) for p in pieces):
-        return None
-    return {p: s for s, held in holders.items() for p in held}
-
-
-def max_section_orders(
-    pieces: Sequence[P],
-    quotas: Mapping[Section, int],
-    in_section: Callable[[P, Section], bool],
-) -> int:
-    """How many of `pieces` the quotas can order at most (unused orders are lost, CCN-15)."""
-    _, place = _matcher(quotas, in_section)
-    return sum(1 for p in dict.fromkeys(pieces) if place(p))
-
-
-def check_charges(
-    charges: Mapping[P, Section],
-    quotas: Mapping[Section, int],
-    in_section: Callable[[P, Section], bool],
-) -> list[Rejection]:
-    """The player's charges (piece -> the section its order is charged to) against the quotas:
-    each piece in its section (a dual hex in either, CCN-14), no quota exceeded (CCN-188)."""
-    problems = [
-        Rejection("CCN-14", f"{piece} is not in the {section.value} section")
-        for piece, section in charges.items()
-        if not in_section(piece, section)
-    ]
-    for section in SECTION_ORDER:
-        used = sum(1 for s in charges.values() if s is section)
-        if used > quotas.get(section, 0):
-            problems.append(
-                Rejection(
-                    "CCN-188",
-                    f"{used} orders in the {section.value} section, the card allows "
-                    f"{quotas.get(section, 0)}",
-                )
-            )
-    return problems

@@ -4,7 +4,7 @@ rules and the fixed deal of test fixtures."""
 from __future__ import annotations
 
 from games.commands_colors_napoleonics.board import Section, Side
-from games.commands_colors_napoleonics.cards import DECK
+from games.commands_colors_napoleonics.cards_data import DECK
 from games.commands_colors_napoleonics.fields import Reader, at, idx
 from games.commands_colors_napoleonics.scenario_model import DeckFixture, Objective, SpecialRule
 from games.commands_colors_napoleonics.terrain import UnitClass

@@ -1,5 +1,5 @@
-"""The 70 command cards as data (digest 2.8; data/cards/ccn-base-3e.yaml, cards.py): every count
-of the rulebook with its source, unknown values refused with their gap, malformed files
+"""The 70 command cards as data (digest 2.8; data/cards/ccn-base-3e.yaml, cards_data.py): every
+count of the rulebook with its source, unknown values refused with their gap, malformed files
 refused with the rule they break."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 import yaml
 
-from games.commands_colors_napoleonics import cards as cards_module
+from games.commands_colors_napoleonics import cards_data as cards_module
 from games.commands_colors_napoleonics.board import Section
 from games.commands_colors_napoleonics.card_effects import EFFECTS
-from games.commands_colors_napoleonics.cards import (
+from games.commands_colors_napoleonics.cards_data import (
     BASE,
     CARDS_DIR,
     DECK,

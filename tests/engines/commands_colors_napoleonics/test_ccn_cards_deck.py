@@ -1,5 +1,5 @@
-"""The deck in play (digest 2.12, 3.3, 3.23, 4.3; cards.py): deal, draw, play, discard,
-reshuffle, Scout, Élan, First Strike, square tracks; the 70 cards conserved, deals
+"""The deck in play (digest 2.12, 3.3, 3.23, 4.3; deck.py, deck_view.py): deal, draw, play,
+discard, reshuffle, Scout, Élan, First Strike, square tracks; the 70 cards conserved, deals
 deterministic by seed, and a role's view unmoved by what it may not see."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.commands_colors_napoleonics.cards import (
-    BASE,
+from games.commands_colors_napoleonics.cards_data import BASE
+from games.commands_colors_napoleonics.deck import (
     DeckError,
     DeckState,
     Discarded,
@@ -21,7 +21,6 @@ from games.commands_colors_napoleonics.cards import (
     deal,
     deck_from_json,
     deck_to_json,
-    deck_view,
     draw,
     end_turn,
     from_square_track,
@@ -33,6 +32,7 @@ from games.commands_colors_napoleonics.cards import (
     square_card_possible,
     to_square_track,
 )
+from games.commands_colors_napoleonics.deck_view import deck_view
 from games.core.rng import Rng
 
 SEATS = ("top", "bottom")

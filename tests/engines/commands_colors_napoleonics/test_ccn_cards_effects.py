@@ -1,6 +1,6 @@
-"""What the cards order and add (digest 2.2, 3.22; card_effects.py): section quotas with the
-dual hex, Counter-attack's mirror, the tactic cards' eligible units, move rules and dice, Élan
-and Rally faces."""
+"""What the cards order and add (digest 2.2, 3.22; card_effects.py, section_orders.py): section
+quotas with the dual hex, Counter-attack's mirror, the tactic cards' eligible units, move rules
+and dice, Élan and Rally faces."""
 
 from __future__ import annotations
 
@@ -12,19 +12,21 @@ from games.commands_colors_napoleonics.card_effects import (
     After,
     MoveRule,
     Piece,
-    assign_sections,
     card_bonus,
-    check_charges,
     elan_orders,
     fallback_applies,
-    max_section_orders,
     may_order,
     move_rules,
     rally_blocks,
+)
+from games.commands_colors_napoleonics.cards_data import BASE
+from games.commands_colors_napoleonics.dice import Face
+from games.commands_colors_napoleonics.section_orders import (
+    assign_sections,
+    check_charges,
+    max_section_orders,
     section_quotas,
 )
-from games.commands_colors_napoleonics.cards import BASE
-from games.commands_colors_napoleonics.dice import Face
 from games.commands_colors_napoleonics.terrain import Combat, UnitClass
 
 L, C, R = Section.LEFT, Section.CENTER, Section.RIGHT

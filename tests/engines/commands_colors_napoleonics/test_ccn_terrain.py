@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.commands_colors_napoleonics.cards import DECK, DECK_SIZE, SECTION_CARDS, TACTIC_CARDS
+from games.commands_colors_napoleonics.cards_data import (
+    DECK,
+    DECK_SIZE,
+    SECTION_CARDS,
+    TACTIC_CARDS,
+)
 from games.commands_colors_napoleonics.hexes import Direction
 from games.commands_colors_napoleonics.terrain import (
     BRIDGE,
