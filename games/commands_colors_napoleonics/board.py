@@ -16,15 +16,9 @@ from enum import StrEnum
 from pathlib import Path
 
 from games.commands_colors_napoleonics.errors import BoardError, Problem
-from games.commands_colors_napoleonics.fields import (
-    MISSING,
-    Reader,
-    YamlRefused,
-    at,
-    parse_yaml,
-    read_bounded,
-)
+from games.commands_colors_napoleonics.fields import MISSING, Reader
 from games.commands_colors_napoleonics.hexes import Hex, HexGrid
+from games.core.bounded_yaml import YamlRefused, at, parse_yaml, read_bounded
 
 BOARD_FORMAT = "ccn-board/1"
 BOARDS_DIR = Path(__file__).resolve().parent / "data" / "boards"

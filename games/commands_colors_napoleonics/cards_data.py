@@ -18,16 +18,9 @@ from pathlib import Path
 from games.commands_colors_napoleonics.board import Section
 from games.commands_colors_napoleonics.card_effects import EFFECTS
 from games.commands_colors_napoleonics.errors import GAPS, DataError, Problem, UnknownValueError
-from games.commands_colors_napoleonics.fields import (
-    MISSING,
-    Reader,
-    YamlRefused,
-    at,
-    idx,
-    parse_yaml,
-    read_bounded,
-)
+from games.commands_colors_napoleonics.fields import MISSING, Reader
 from games.commands_colors_napoleonics.section_orders import COMMAND
+from games.core.bounded_yaml import YamlRefused, at, idx, parse_yaml, read_bounded
 
 CARDS_FORMAT = "ccn-cards/1"
 CARDS_DIR = Path(__file__).resolve().parent / "data" / "cards"

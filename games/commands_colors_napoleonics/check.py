@@ -10,14 +10,10 @@ from pathlib import Path
 
 from games.commands_colors_napoleonics.board import BOARD_FORMAT, parse_board
 from games.commands_colors_napoleonics.errors import DataError
-from games.commands_colors_napoleonics.fields import (
-    MAX_FILE_BYTES,
-    YamlRefused,
-    parse_yaml,
-    read_bounded,
-)
 from games.commands_colors_napoleonics.nations import NATIONS_FORMAT, parse_nations
 from games.commands_colors_napoleonics.scenario import SCENARIO_FORMAT, parse_scenario
+from games.core.bounded_yaml import MAX_BYTES as MAX_FILE_BYTES
+from games.core.bounded_yaml import YamlRefused, parse_yaml, read_bounded
 
 FORMATS = (SCENARIO_FORMAT, NATIONS_FORMAT, BOARD_FORMAT)
 

@@ -1,23 +1,19 @@
 """Reading the YAML data files safely and field by field.
 
-`parse_yaml` bounds the input before PyYAML builds anything: at most `MAX_FILE_BYTES`, nesting at
-most `MAX_DEPTH`, no anchors or aliases (no "billion laughs"), then `yaml.safe_load`. `Reader`
-reads typed fields and collects every problem with its YAML path (``units[3].hex``) and rule.
+The files themselves are read by games.core.bounded_yaml (bounded before PyYAML builds anything:
+size, nesting, no anchors or aliases). `Reader` reads typed fields and collects every problem
+with its YAML path (``units[3].hex``) and rule.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from pathlib import Path
-
-import yaml
 
 from games.commands_colors_napoleonics.errors import Problem
 from games.commands_colors_napoleonics.hexes import Hex
+from games.core.bounded_yaml import at
 
-MAX_FILE_BYTES = 1 << 20  # 1 MiB
-MAX_DEPTH = 12
 MAX_STRING = 2000
 SCHEMA_RULE = "§8"  # the machine-readable formats of the digest
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -31,59 +27,6 @@ class _Missing:
 
 
 MISSING = _Missing()
-
-
-class YamlRefused(ValueError):
-    """The text is too large, too deep, uses anchors/aliases or is not YAML."""
-
-
-def read_bounded(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """The file's text, refusing (YamlRefused) one over `max_bytes` before reading it."""
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise YamlRefused(f"the file has {size} bytes, more than the {max_bytes} allowed")
-        with path.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise YamlRefused(f"cannot read the file: {exc.strerror or exc}") from exc
-    if len(data) > max_bytes:
-        raise YamlRefused(f"the file has more than the {max_bytes} bytes allowed")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise YamlRefused(f"the file is not UTF-8: {exc}") from exc
-
-
-def parse_yaml(text: str) -> object:
-    """The YAML document in `text`, bounded (see the module docstring)."""
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        raise YamlRefused(f"the text has more than {MAX_FILE_BYTES} bytes")
-    try:
-        depth = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise YamlRefused("YAML anchors and aliases are not allowed")
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise YamlRefused(f"the document is nested deeper than {MAX_DEPTH}")
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-        loaded: object = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise YamlRefused(f"not valid YAML: {exc}") from exc
-    return loaded
-
-
-def at(path: str, key: str) -> str:
-    """The path of `key` inside `path`: ``sides.top``."""
-    return f"{path}.{key}" if path else key
-
-
-def idx(path: str, index: int) -> str:
-    """The path of item `index` inside `path`: ``units[3]``."""
-    return f"{path}[{index}]"
 
 
 class Reader:

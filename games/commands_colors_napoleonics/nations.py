@@ -17,16 +17,10 @@ from games.commands_colors_napoleonics.errors import (
     Problem,
     UnknownValueError,
 )
-from games.commands_colors_napoleonics.fields import (
-    MISSING,
-    Reader,
-    YamlRefused,
-    at,
-    parse_yaml,
-    read_bounded,
-)
+from games.commands_colors_napoleonics.fields import MISSING, Reader
 from games.commands_colors_napoleonics.terrain import UnitClass
 from games.commands_colors_napoleonics.units import UNIT_TYPES
+from games.core.bounded_yaml import YamlRefused, at, parse_yaml, read_bounded
 
 NATIONS_FORMAT = "ccn-nations/1"
 NATIONS_DIR = Path(__file__).resolve().parent / "data" / "nations"

@@ -21,11 +21,12 @@ from games.commands_colors_napoleonics.errors import (
     Problem,
     ScenarioError,
 )
-from games.commands_colors_napoleonics.fields import Reader, YamlRefused, parse_yaml, read_bounded
+from games.commands_colors_napoleonics.fields import Reader
 from games.commands_colors_napoleonics.nations import NationsData, nations_named
 from games.commands_colors_napoleonics.scenario_checks import check_draft
 from games.commands_colors_napoleonics.scenario_model import Scenario
 from games.commands_colors_napoleonics.scenario_read import RULE, SCENARIO_FORMAT, read_draft
+from games.core.bounded_yaml import YamlRefused, parse_yaml, read_bounded
 
 __all__ = [
     "SCENARIOS_DIR",

@@ -10,13 +10,14 @@ from collections import defaultdict
 
 from games.commands_colors_napoleonics.board import Board, Side
 from games.commands_colors_napoleonics.errors import UnknownValueError
-from games.commands_colors_napoleonics.fields import Reader, at, idx
+from games.commands_colors_napoleonics.fields import Reader
 from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.nations import NationsData
 from games.commands_colors_napoleonics.scenario_model import CLEAR, HillGroup, UnitSetup
 from games.commands_colors_napoleonics.scenario_read import Draft
 from games.commands_colors_napoleonics.terrain import RIVER_TYPES, HexTerrain, UnitClass
 from games.commands_colors_napoleonics.units import UNIT_TYPES
+from games.core.bounded_yaml import at, idx
 
 # Why a piece may not stand on a terrain type (CCN-29 and the terrain's own rule).
 IMPASSABLE_RULE = {"rocky_hill": "CCN-161", "river": "CCN-172", "sand_quarry": "CCN-176"}

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from games.commands_colors_napoleonics.board import Section, Side
 from games.commands_colors_napoleonics.cards_data import DECK
-from games.commands_colors_napoleonics.fields import Reader, at, idx
+from games.commands_colors_napoleonics.fields import Reader
 from games.commands_colors_napoleonics.scenario_model import DeckFixture, Objective, SpecialRule
 from games.commands_colors_napoleonics.terrain import UnitClass
+from games.core.bounded_yaml import at, idx
 
 MAX_OBJECTIVES = 40
 MAX_OBJECTIVE_HEXES = 60

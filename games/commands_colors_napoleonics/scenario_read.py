@@ -9,7 +9,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from games.commands_colors_napoleonics.board import Side
-from games.commands_colors_napoleonics.fields import Reader, at, idx
+from games.commands_colors_napoleonics.fields import Reader
 from games.commands_colors_napoleonics.hexes import DIRECTIONS, Direction, Hex
 from games.commands_colors_napoleonics.options import AMB_OPTIONS, OptionValue, default_options
 from games.commands_colors_napoleonics.scenario_extras import (
@@ -26,6 +26,7 @@ from games.commands_colors_napoleonics.scenario_model import (
 )
 from games.commands_colors_napoleonics.terrain import TERRAIN_TYPES, HexTerrain
 from games.commands_colors_napoleonics.units import EXPANSION_TYPES, UNIT_TYPES
+from games.core.bounded_yaml import at, idx
 
 SCENARIO_FORMAT = "ccn-scenario/1"
 RULE = "§8.2"

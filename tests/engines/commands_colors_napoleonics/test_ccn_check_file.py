@@ -12,9 +12,10 @@ import yaml
 from games.commands_colors_napoleonics.board import BOARDS_DIR
 from games.commands_colors_napoleonics.check import check_file, check_file_report
 from games.commands_colors_napoleonics.errors import ScenarioError
-from games.commands_colors_napoleonics.fields import MAX_DEPTH, MAX_FILE_BYTES
 from games.commands_colors_napoleonics.nations import NATIONS_DIR
 from games.commands_colors_napoleonics.scenario import SCENARIOS_DIR, parse_scenario_text
+from games.core.bounded_yaml import MAX_BYTES as MAX_FILE_BYTES
+from games.core.bounded_yaml import MAX_DEPTH
 
 SHIPPED = [
     SCENARIOS_DIR / "example.yaml",
@@ -79,17 +80,14 @@ def test_a_scenario_warning_is_reported_apart(tmp_path: Path, example_doc: dict[
 def test_a_file_over_the_limit_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_bytes(b"#" * (MAX_FILE_BYTES + 1))
-    size = MAX_FILE_BYTES + 1
-    assert check_file(path) == [
-        f"(file): §8: the file has {size} bytes, more than the {MAX_FILE_BYTES} allowed"
-    ]
+    assert check_file(path) == [f"(file): §8: big.yaml is larger than {MAX_FILE_BYTES} bytes"]
 
 
 def test_a_missing_file_and_bad_encoding(tmp_path: Path) -> None:
-    assert check_file(tmp_path / "none.yaml")[0].startswith("(file): §8: cannot read the file")
+    assert check_file(tmp_path / "none.yaml")[0].startswith("(file): §8: cannot read none.yaml")
     path = tmp_path / "latin1.yaml"
     path.write_bytes("format: café".encode("latin-1"))
-    assert check_file(path)[0].startswith("(file): §8: the file is not UTF-8")
+    assert check_file(path)[0].startswith("(file): §8: latin1.yaml is not UTF-8")
 
 
 def test_yaml_anchors_and_aliases_are_refused() -> None:
