@@ -1,5 +1,6 @@
 """The caller's email preference (issue 14 item 6): instant mail, or a digest every N hours
-listing every game with news, answered with orders for several games (pbem.notify.digest).
+listing every game with news, answered with orders for several games (pbem.notify.digest); and
+the caller's language (pbem.notify.language: the one choice the pages and every mail read).
 
 `/users/me/notifications` answers GET, and PUT or PATCH with any of the fields (PUT as PATCH:
 the missing ones keep their value). Only the authenticated user's own preference: there is no
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.db import transaction
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -20,6 +23,7 @@ from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import request_user
 from pbem.api.orders import StrictSerializer
 from pbem.notify.digest import notification_pref_set
+from pbem.notify.language import LANGUAGE_UNSET, language_set, languages_known
 from pbem.notify.models import (
     DIGEST_HOURS_DEFAULT,
     DIGEST_HOURS_MAX,
@@ -35,6 +39,14 @@ MODE_OUT: dict[str, str] = {
 MODE_IN = {word: stored for stored, word in MODE_OUT.items()}
 MODES = sorted(MODE_IN)
 ERRORS: dict[int, Any] = {400: ErrorOutputSerializer, 401: ErrorOutputSerializer}
+LANGUAGES = sorted(languages_known())  # settings.LANGUAGES' codes
+LANGUAGE_CHOICES = [(code, str(name)) for code, name in sorted(settings.LANGUAGES)]
+LANGUAGE_HELP = (
+    f'your language, one of {", ".join(LANGUAGES)}; "" for none: the pages follow the'
+    " browser's choice and the mails are in English. Every mail to you (notifications, digests,"
+    " answers to orders by email) and the pages are in it"
+)
+LANGUAGE_ERROR = f'must be one of {", ".join(LANGUAGES)} or "" (none)'
 DIGEST_HELP = (
     f"hours between two digests ({DIGEST_HOURS_MIN} to {DIGEST_HOURS_MAX}): windows counted from"
     " the Unix epoch in UTC (24 = one mail a day, just after midnight UTC), each mail carrying the"
@@ -52,6 +64,9 @@ class NotificationPrefsOutputSerializer(serializers.Serializer[Any]):
         min_value=DIGEST_HOURS_MIN, max_value=DIGEST_HOURS_MAX, help_text=DIGEST_HELP
     )
     email_enabled = serializers.BooleanField(help_text="false: no email at all (webhooks only)")
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CHOICES, allow_blank=True, help_text=LANGUAGE_HELP
+    )
 
 
 @extend_schema_serializer(component_name="NotificationPrefsUpdate")
@@ -64,6 +79,13 @@ class NotificationPrefsInputSerializer(StrictSerializer):
         help_text=DIGEST_HELP,
     )
     email_enabled = serializers.BooleanField(required=False)
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CHOICES,
+        allow_blank=True,
+        required=False,
+        help_text=LANGUAGE_HELP,
+        error_messages={"invalid_choice": LANGUAGE_ERROR},  # never echoes the input
+    )
 
     def to_internal_value(self, data: Any) -> Any:
         """Booleans only for `email_enabled` and integers only for `digest_hours` (DRF would read
@@ -84,27 +106,38 @@ class NotificationPrefsInputSerializer(StrictSerializer):
 def prefs_out(pref: NotificationPref | None) -> dict[str, Any]:
     """A preference as the API shows it (no row yet: the defaults)."""
     if pref is None:
-        return {"mode": "instant", "digest_hours": DIGEST_HOURS_DEFAULT, "email_enabled": True}
+        return {
+            "mode": "instant",
+            "digest_hours": DIGEST_HOURS_DEFAULT,
+            "email_enabled": True,
+            "language": LANGUAGE_UNSET,
+        }
     return {
         "mode": MODE_OUT.get(pref.mode, "instant"),
         "digest_hours": pref.digest_hours,
         "email_enabled": pref.email_enabled,
+        "language": pref.language or LANGUAGE_UNSET,
     }
 
 
-UPDATE_DOC = """Set how you get email: `mode` (`instant` or `digest`), `digest_hours` (1 to 168)
-and `email_enabled`; fields left out keep their value (PUT and PATCH alike). A digest is one mail
-every `digest_hours` with a section per game, each headed by a line `== game <id> as <role> ==`:
-reply with orders under each game's header line. A change applies to news from then on; news
-held already goes out in the next digest."""
+UPDATE_DOC = f"""Set how you get email: `mode` (`instant` or `digest`), `digest_hours` (1 to 168),
+`email_enabled` and `language` ({", ".join(f"`{c}`" for c in LANGUAGES)}, or `""` for none: the
+pages follow the browser, the mails are in English); fields left out keep their value (PUT and
+PATCH alike), and a 400 changes none. A digest is one mail every `digest_hours` with a section per
+game, each headed by a line `== game <id> as <role> ==`: reply with orders under each game's
+header line. A change applies to news from then on; news held already goes out in the next
+digest, in the language chosen when it is written."""
 
 
 class NotificationPrefsApi(APIView):
-    """Your email preference: instant mail, or a digest every N hours."""
+    """Your email preference: instant mail, or a digest every N hours; and your language."""
 
     @extend_schema(
         operation_id="users_me_notifications_retrieve",
-        description="Your email preference: instant mail, or a digest every `digest_hours`.",
+        description=(
+            "Your email preference: instant mail, or a digest every `digest_hours`; and your"
+            " `language`."
+        ),
         responses={200: NotificationPrefsOutputSerializer, 401: ErrorOutputSerializer},
     )
     def get(self, request: Request) -> Response:
@@ -135,10 +168,14 @@ class NotificationPrefsApi(APIView):
         data = NotificationPrefsInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        pref = notification_pref_set(
-            user=user,
-            mode=MODE_IN[v["mode"]] if "mode" in v else None,
-            digest_hours=v.get("digest_hours"),
-            email_enabled=v.get("email_enabled"),
-        )
+        with transaction.atomic():
+            pref = notification_pref_set(
+                user=user,
+                mode=MODE_IN[v["mode"]] if "mode" in v else None,
+                digest_hours=v.get("digest_hours"),
+                email_enabled=v.get("email_enabled"),
+            )
+            if "language" in v:
+                language_set(user, v["language"])
+                pref.refresh_from_db()
         return Response(NotificationPrefsOutputSerializer(prefs_out(pref)).data)

@@ -18,17 +18,24 @@ message again (a task delivered twice, a worker that died half way) applies noth
 
 A reply to a digest (a user's reply address) carries sections headed `== game <id> as <role> ==`;
 each section is applied as above for that seat of that user.
+
+The reasons and the few line errors written here are `Sentence`s: marked for translation, kept in
+English in the outcome the row records (`to_json`), and written in the sender's language by the
+answer (pbem.mailin.replies). Codes and rule ids are never translated.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from games.core.protocol import Action, Rejection
 from pbem.mailin.models import InboundMessage
@@ -47,10 +54,49 @@ from pbem.play.selectors import numbering_for
 from pbem.play.services.log import head_read
 from pbem.play.services.orders import order_apply, order_submit
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 logger = logging.getLogger(__name__)
 MAX_LINES = 200
 MAX_LINE_CHARS = 500
 APPLY_PATIENCE_S = 60.0  # how long to wait for a busy game before the line is left to the sweep
+SECTION_MARKER = "== game <id> as <role> =="  # as pbem.mailin.reading `sections` reads it
+NO_ORDER_RULE = "NT-0"
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of the answer, written in the language active when it is shown: `message` is
+    marked for translation (gettext_lazy, or ngettext_lazy counting one of `values`) and filled
+    with `values` (%(name)s; a value may be a lazy translation too). `str()` is the English text
+    the outcome records."""
+
+    message: StrOrPromise
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The sentence in the active language (e.g. inside `translation.override`)."""
+        if not self.values:
+            return str(self.message)
+        values = {k: str(v) if isinstance(v, Promise) else v for k, v in self.values.items()}
+        return str(self.message % values)
+
+    def __str__(self) -> str:
+        with translation.override(None):  # the source text: English
+            return self.text()
+
+
+# a game's status in a sentence ("the game is finished")
+GAME_STATUS_WORDS: dict[str, StrOrPromise] = {
+    Game.Status.ACTIVE.value: pgettext_lazy("game status", "active"),
+    Game.Status.PAUSED.value: pgettext_lazy("game status", "paused"),
+    Game.Status.FINISHED.value: pgettext_lazy("game status", "finished"),
+}
+
+
+def game_status_word(status: str) -> StrOrPromise:
+    return GAME_STATUS_WORDS.get(status, status)
 
 
 @dataclass
@@ -61,6 +107,9 @@ class LineOutcome:
     last: int = 0  # the last line, when one order took several (a set-up)
     events: list[int] = field(default_factory=list)  # in the seat's own numbering
     errors: list[dict[str, str]] = field(default_factory=list)
+    # errors[i]'s message as a Sentence to translate, for the few written here (the engine's own
+    # go through pbem.play.engine_text); never recorded
+    sentences: dict[int, Sentence] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,7 +130,11 @@ class SeatOutcome:
     role: str
     lines: list[LineOutcome] = field(default_factory=list)
     code: str = ""  # a refusal of the whole section (its lines were not tried)
-    reason: str = ""
+    reason: str = ""  # in English
+    reason_sentence: Sentence | None = None  # the same, to translate
+
+    def refuse(self, code: str, reason: Sentence) -> None:
+        self.code, self.reason, self.reason_sentence = code, str(reason), reason
 
     @property
     def ok(self) -> bool:
@@ -102,8 +155,9 @@ class Outcome:
     """The whole answer: a refusal of the message (code, reason) or one entry per seat."""
 
     code: str = ""
-    reason: str = ""
+    reason: str = ""  # in English
     seats: list[SeatOutcome] = field(default_factory=list)
+    reason_sentence: Sentence | None = None  # the reason, to translate
     user: User | None = None
     target: ReplyTarget | None = None
 
@@ -120,10 +174,14 @@ class Outcome:
 
 
 class Refused(Exception):
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, code: str, reason: Sentence) -> None:
+        super().__init__(str(reason))
         self.code = code
-        self.reason = reason
+        self.reason = str(reason)
+        self.sentence = reason
+
+
+FORGED = gettext_lazy("this reply address was not issued by this server")
 
 
 # --- who wrote to which address ------------------------------------------------------------------
@@ -142,10 +200,17 @@ def _target(row: InboundMessage) -> ReplyTarget:
     if last is not None and last.code == "expired_key":
         raise Refused(
             "expired_address",
-            "this reply address has expired (its signing key was retired); reply to your latest"
-            " turn mail instead",
+            Sentence(
+                gettext_lazy(
+                    "this reply address has expired (its signing key was retired); reply to your"
+                    " latest turn mail instead"
+                )
+            ),
         )
-    raise Refused("unknown_address", "this message is not addressed to a reply address of ours")
+    raise Refused(
+        "unknown_address",
+        Sentence(gettext_lazy("this message is not addressed to a reply address of ours")),
+    )
 
 
 def _sender_ok(user: User | None, mail: Mail) -> bool:
@@ -160,12 +225,16 @@ def _sender_ok(user: User | None, mail: Mail) -> bool:
 def _seat_for(target: ReplyTarget, mail: Mail) -> Seat:
     seat = Seat.objects.select_related("game", "user").filter(pk=target.pk).first()
     if seat is None or not seat_mac_ok(target, game_id=seat.game_id, role=seat.role):
-        raise Refused("forged_address", "this reply address was not issued by this server")
+        raise Refused("forged_address", Sentence(FORGED))
     if not _sender_ok(seat.user, mail):
         raise Refused(
             "wrong_sender",
-            "this reply address belongs to a seat whose player has another email address;"
-            " send your orders from the address your account verified",
+            Sentence(
+                gettext_lazy(
+                    "this reply address belongs to a seat whose player has another email address;"
+                    " send your orders from the address your account verified"
+                )
+            ),
         )
     return seat
 
@@ -173,12 +242,16 @@ def _seat_for(target: ReplyTarget, mail: Mail) -> Seat:
 def _user_for(target: ReplyTarget, mail: Mail) -> User:
     user = User.objects.filter(pk=target.pk).first()
     if user is None or not user_mac_ok(target):
-        raise Refused("forged_address", "this reply address was not issued by this server")
+        raise Refused("forged_address", Sentence(FORGED))
     if not _sender_ok(user, mail):
         raise Refused(
             "wrong_sender",
-            "this reply address belongs to another player; send your orders from the address"
-            " your account verified",
+            Sentence(
+                gettext_lazy(
+                    "this reply address belongs to another player; send your orders from the"
+                    " address your account verified"
+                )
+            ),
         )
     return user
 
@@ -188,10 +261,18 @@ def _user_for(target: ReplyTarget, mail: Mail) -> User:
 
 def _bounds(lines: tuple[tuple[int, str], ...]) -> None:
     if len(lines) > MAX_LINES:
-        raise Refused("too_long", f"at most {MAX_LINES} order lines a message")
+        many = ngettext_lazy(
+            "at most %(max)s order line a message", "at most %(max)s order lines a message", "max"
+        )
+        raise Refused("too_long", Sentence(many, {"max": MAX_LINES}))
     for n, text in lines:
         if len(text) > MAX_LINE_CHARS:
-            raise Refused("too_long", f"line {n} is longer than {MAX_LINE_CHARS} characters")
+            long = ngettext_lazy(
+                "line %(line)s is longer than %(max)s character",
+                "line %(line)s is longer than %(max)s characters",
+                "max",
+            )
+            raise Refused("too_long", Sentence(long, {"line": n, "max": MAX_LINE_CHARS}))
 
 
 def _errors(rejections: tuple[Rejection, ...] | list[Rejection]) -> list[dict[str, str]]:
@@ -228,6 +309,9 @@ def _text(lines: Sequence[tuple[int, str]]) -> str:
     return "\n".join(by_number.get(i, "") for i in range(1, lines[-1][0] + 1))
 
 
+NO_ORDER = Sentence(gettext_lazy("the text holds no order"))
+
+
 def _first_group(
     ruleset: Any, state: Any, role: str, lines: Sequence[tuple[int, str]]
 ) -> tuple[int, list[Action]] | Rejection:
@@ -240,7 +324,7 @@ def _first_group(
         return parsed
     actions = list(parsed)
     if not actions:
-        return Rejection("NT-0", "the text holds no order", "/")
+        return Rejection(NO_ORDER_RULE, str(NO_ORDER), "/")
     for k in range(1, len(lines) + 1):
         prefix = ruleset.parse_text(state, role, _text(lines[:k]))
         if isinstance(prefix, Rejection) or not prefix:
@@ -295,7 +379,7 @@ def seat_lines_apply(
     out = SeatOutcome(game_id=str(game.pk), role=seat.role)
     user = seat.user
     if user is None:
-        out.code, out.reason = "forged_address", "this seat has no player"
+        out.refuse("forged_address", Sentence(gettext_lazy("this seat has no player")))
         return out
     ruleset = ruleset_get(game.ruleset_id)
     rest = list(lines)
@@ -303,7 +387,11 @@ def seat_lines_apply(
         state = head_read(game)
         if game.status != Game.Status.ACTIVE:
             group = LineOutcome(line=rest[0][0], text=rest[0][1], status="refused")
-            group.errors = [{"rule": "game_not_active", "message": f"the game is {game.status}"}]
+            inactive = Sentence(
+                gettext_lazy("the game is %(status)s"), {"status": game_status_word(game.status)}
+            )
+            group.errors = [{"rule": "game_not_active", "message": str(inactive)}]
+            group.sentences[0] = inactive
             out.lines.append(group)
             rest = rest[1:]
             break
@@ -312,6 +400,8 @@ def seat_lines_apply(
             at = _rejected_line(found, rest)
             group = LineOutcome(line=at[0], text=at[1], status="refused")
             group.errors = [{"rule": found.rule, "message": found.message}]
+            if found.rule == NO_ORDER_RULE and found.message == str(NO_ORDER):
+                group.sentences[0] = NO_ORDER
             out.lines.extend(LineOutcome(n, t, "not_tried") for n, t in rest if n < at[0])
             out.lines.append(group)
             rest = [(n, t) for n, t in rest if n > at[0]]
@@ -363,10 +453,11 @@ def _seat_sections(user: User, parts: list[Section]) -> list[tuple[Seat | None, 
 def _lines_checked(mail: Mail) -> tuple[tuple[int, str], ...]:
     if mail.attachments_only:
         raise Refused(
-            "attachments_only", "orders must be in the text of the mail, not in an attachment"
+            "attachments_only",
+            Sentence(gettext_lazy("orders must be in the text of the mail, not in an attachment")),
         )
     if not mail.lines:
-        raise Refused("empty", "the mail holds no order lines")
+        raise Refused("empty", Sentence(gettext_lazy("the mail holds no order lines")))
     _bounds(mail.lines)
     return mail.lines
 
@@ -381,16 +472,22 @@ def _digest_apply(message: InboundMessage, user: User, mail: Mail) -> list[SeatO
             out.append(seat_lines_apply(message, held, part.lines))
             continue
         where = SeatOutcome(game_id=part.game or "", role=part.role or "")
-        where.code = "unknown_section"
-        where.reason = (
-            "orders before the first '== game <id> as <role> ==' line"
+        where.refuse(
+            "unknown_section",
+            Sentence(
+                gettext_lazy("orders before the first '%(marker)s' line"),
+                {"marker": SECTION_MARKER},
+            )
             if part.game is None
-            else "you hold no such seat in this game"
+            else Sentence(gettext_lazy("you hold no such seat in this game")),
         )
         where.lines = [LineOutcome(n, t, "not_tried") for n, t in part.lines]
         out.append(where)
     if not out:
-        raise Refused("empty", "the mail holds no order lines under a game's header line")
+        raise Refused(
+            "empty",
+            Sentence(gettext_lazy("the mail holds no order lines under a game's header line")),
+        )
     return out
 
 
@@ -409,5 +506,5 @@ def message_outcome(message: InboundMessage, mail: Mail) -> Outcome:
             outcome.user = user
             outcome.seats.extend(_digest_apply(message, user, mail))
     except Refused as e:
-        outcome.code, outcome.reason = e.code, e.reason
+        outcome.code, outcome.reason, outcome.reason_sentence = e.code, e.reason, e.sentence
     return outcome

@@ -1,6 +1,6 @@
 """`/api/v1/users/me/notifications` (pbem.api.notification_prefs): the caller's email
-preference, instant or a digest every N hours; 400 naming the field, 401 without a token, only
-the caller's own; documented in the OpenAPI schema."""
+preference, instant or a digest every N hours, and their language; 400 naming the field, 401
+without a token, only the caller's own; documented in the OpenAPI schema."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from pbem.notify.language import language_of, language_set, mail_language
 from pbem.notify.models import NotificationPref
 
 URL = "/api/v1/users/me/notifications"
-DEFAULTS = {"mode": "instant", "digest_hours": 24, "email_enabled": True}
+DEFAULTS = {"mode": "instant", "digest_hours": 24, "email_enabled": True, "language": ""}
 
 
 def stored(user: User) -> tuple[str, int, bool] | None:
@@ -33,14 +34,14 @@ def test_choosing_a_digest_every_6_hours(alice_client: APIClient, alice: User, m
     send = getattr(alice_client, method)
     response = send(URL, {"mode": "digest", "digest_hours": 6}, format="json")
     assert response.status_code == 200, response.content
-    assert response.json() == {"mode": "digest", "digest_hours": 6, "email_enabled": True}
+    assert response.json() == {**DEFAULTS, "mode": "digest", "digest_hours": 6}
     assert stored(alice) == ("daily_digest", 6, True)  # the stored value kept from before
     assert alice_client.get(URL).json() == response.json()
 
     again = send(URL, {"email_enabled": False}, format="json")  # the others keep their value
-    assert again.json() == {"mode": "digest", "digest_hours": 6, "email_enabled": False}
+    assert again.json() == {**DEFAULTS, "mode": "digest", "digest_hours": 6, "email_enabled": False}
     back = send(URL, {"mode": "instant"}, format="json")
-    assert back.json() == {"mode": "instant", "digest_hours": 6, "email_enabled": False}
+    assert back.json() == {**DEFAULTS, "digest_hours": 6, "email_enabled": False}
     assert stored(alice) == ("instant", 6, False)
 
 
@@ -61,12 +62,20 @@ def test_choosing_a_digest_every_6_hours(alice_client: APIClient, alice: User, m
         ({"email_enabled": "yes"}, "email_enabled"),
         ({"email_enabled": 1}, "email_enabled"),
         ({"mode": "digest", "hours": 6}, "hours"),  # an unknown field
+        ({"language": "fr"}, "language"),  # not one of settings.LANGUAGES
+        ({"language": "DE"}, "language"),
+        ({"language": "de-at"}, "language"),
+        ({"language": "x" * 10_000}, "language"),
+        ({"language": None}, "language"),
+        ({"language": 1}, "language"),
+        ({"language": ["de"]}, "language"),
+        ({"mode": "digest", "language": "fr"}, "language"),  # the good field is not applied
     ],
 )
 def test_a_bad_field_is_a_400_naming_it_and_changes_nothing(
     alice_client: APIClient, alice: User, body: dict[str, Any], field: str
 ) -> None:
-    alice_client.patch(URL, {"digest_hours": 12}, format="json")
+    alice_client.patch(URL, {"digest_hours": 12, "language": "en"}, format="json")
     before = stored(alice)
     response = alice_client.patch(URL, body, format="json")
     assert response.status_code == 400
@@ -75,6 +84,50 @@ def test_a_bad_field_is_a_400_naming_it_and_changes_nothing(
     assert [e["path"] for e in data["errors"]] == [f"/{field}"]
     assert len(response.content) < 2000  # a long input is not echoed back
     assert stored(alice) == before
+    assert language_of(alice) == "en"
+
+
+@pytest.mark.parametrize("method", ["patch", "put"])
+def test_choosing_a_language(alice_client: APIClient, alice: User, method: str) -> None:
+    """`language` is the one stored choice (pbem.notify.language): the API reads what the profile
+    page wrote, and the mails follow what the API writes."""
+    send = getattr(alice_client, method)
+    response = send(URL, {"language": "de"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json() == {**DEFAULTS, "language": "de"}
+    assert (language_of(alice), mail_language(alice)) == ("de", "de")
+    assert alice_client.get(URL).json()["language"] == "de"
+    # the other fields keep their value, and a change of them keeps the language
+    both = send(URL, {"mode": "digest", "digest_hours": 6}, format="json").json()
+    assert both == {**DEFAULTS, "mode": "digest", "digest_hours": 6, "language": "de"}
+    assert language_of(alice) == "de"
+    # "" is no choice: the mails are in English (settings.LANGUAGE_CODE)
+    none = send(URL, {"language": ""}, format="json")
+    assert none.json()["language"] == ""
+    assert (language_of(alice), mail_language(alice)) == ("", "en")
+    assert stored(alice) == ("daily_digest", 6, True)
+
+
+def test_the_api_reads_the_language_the_profile_stored(
+    alice_client: APIClient, alice: User, bob: User
+) -> None:
+    language_set(alice, "de")  # as the profile page stores it
+    assert alice_client.get(URL).json() == {**DEFAULTS, "language": "de"}
+    assert language_of(bob) == ""  # only hers
+
+
+def test_an_unknown_language_is_a_400_naming_the_codes_allowed(
+    alice_client: APIClient, alice: User, settings: Any
+) -> None:
+    alice_client.patch(URL, {"language": "de"}, format="json")
+    response = alice_client.patch(URL, {"language": "fr"}, format="json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["path"] == "/language"
+    for code, _name in settings.LANGUAGES:
+        assert code in error["message"]
+    assert "fr" not in error["message"]  # names the allowed codes, does not echo the input
+    assert language_of(alice) == "de"
 
 
 @pytest.mark.parametrize("body", ["[]", '"digest"', "6", "null", "{", "not json"])
@@ -129,8 +182,16 @@ def test_the_schema_documents_the_endpoint(db: None) -> None:
     assert "401" in ops["get"]["responses"]
     schemas = doc["components"]["schemas"]
     out = schemas["NotificationPrefs"]
-    assert set(out["properties"]) == {"mode", "digest_hours", "email_enabled"}
+    assert set(out["properties"]) == {"mode", "digest_hours", "email_enabled", "language"}
+    assert {"mode", "digest_hours", "email_enabled", "language"} <= set(out["required"])
     for name in ("NotificationPrefsUpdateRequest", "PatchedNotificationPrefsUpdateRequest"):
         hours = schemas[name]["properties"]["digest_hours"]
         assert (hours["minimum"], hours["maximum"]) == (1, 168)
         assert "required" not in schemas[name]  # every field optional, PUT as PATCH
+        assert "language" in schemas[name]["properties"]
+    for name in ("NotificationPrefs", "NotificationPrefsUpdateRequest"):
+        language = schemas[name]["properties"]["language"]
+        refs = [v["$ref"].rsplit("/", 1)[-1] for v in language.get("oneOf", [])]
+        allowed = {code for ref in refs for code in schemas[ref]["enum"]}
+        assert allowed == {"en", "de", ""}, language
+        assert "Deutsch" in language["description"]
