@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.core.rng import Rng
 from games.napoleons_triumph import payload as P
@@ -36,10 +37,6 @@ def start(rng: Rng) -> dict[str, JSON]:
     """NT-134: the lot (from the game's seeded generator) decides who bids first."""
     first = PLAYERS[rng.below(2)]
     return {"players": list(PLAYERS), "first": first, "to_bid": first, "bids": [], "winner": None}
-
-
-def side_name(side: str) -> str:
-    return "French" if side == F else "Allies"
 
 
 def high_bid(auction: Mapping[str, JSON]) -> int | None:
@@ -87,28 +84,37 @@ def act(ctx: Ctx, role: str, kind: str, p: dict[str, JSON]) -> None:
     state = ctx.state
     auction = state.auction
     assert auction is not None
-    require(role in PLAYERS, "NT-134", f"{role!r} takes no part in the auction", "/role")
+    require(
+        role in PLAYERS,
+        "NT-134",
+        T("{role} takes no part in the auction", role=repr(role)),
+        "/role",
+    )
     require(
         kind in KINDS,
         "NT-134",
-        f"the auction for sides (set-up step 2) is under way; {kind!r} must wait",
+        T("the auction for sides (set-up step 2) is under way; {kind} must wait", kind=repr(kind)),
         "/kind",
     )
     waiting = waiting_role(state)
     assert waiting is not None
     who, what = waiting
     if kind == "auction_choose_side":
-        require(what == "choose_side", "NT-135", "the auction has no winner yet", "/kind")
-        require(role == who, "NT-135", "only the winner of the auction chooses his side", "/role")
+        require(what == "choose_side", "NT-135", T("the auction has no winner yet"), "/kind")
+        require(
+            role == who, "NT-135", T("only the winner of the auction chooses his side"), "/role"
+        )
         _choose_side(ctx, role, P.req_str(p, "side"))
         return
     require(
         what == "bid",
         "NT-135",
-        "the auction is over; the winner chooses his side (auction_choose_side)",
+        T("the auction is over; the winner chooses his side (auction_choose_side)"),
         "/kind",
     )
-    require(role == who, "NT-134", f"the players bid in turn; it is {who}'s turn", "/role")
+    require(
+        role == who, "NT-134", T("the players bid in turn; it is {role}'s turn", role=who), "/role"
+    )
     bids = auction["bids"]
     assert isinstance(bids, list)
     if kind == "auction_pass":
@@ -117,42 +123,59 @@ def act(ctx: Ctx, role: str, kind: str, p: dict[str, JSON]) -> None:
         auction["winner"] = winner
         auction["to_bid"] = None
         ctx.log(
-            f"Auction: {role} passes; {winner} wins with a bid of "
-            f"{last_bid_of(auction, winner)} and chooses a side."
+            T(
+                "Auction: {role} passes; {winner} wins with a bid of {bid} and chooses a side.",
+                role=role,
+                winner=winner,
+                bid=last_bid_of(auction, winner),
+            )
         )
         return
     amount = P.req_int(p, "amount")
     high = high_bid(auction)
-    require(amount >= 0, "NT-134", "a bid is a number of at least 0", "/amount")
+    require(amount >= 0, "NT-134", T("a bid is a number of at least 0"), "/amount")
     require(
         high is None or amount > high,
         "NT-134",
-        f"a bid must be greater than the previous bid {high}",
+        T("a bid must be greater than the previous bid {bid}", bid=high),
         "/amount",
     )
     require(
         amount <= max_bid(state),
         "NT-135",
-        f"a bid of {amount} would bring either side's starting morale below 1; at most "
-        f"{max_bid(state)} (AMB-35)",
+        T(
+            "a bid of {bid} would bring either side's starting morale below 1; at most {most} "
+            "(AMB-35)",
+            bid=amount,
+            most=max_bid(state),
+        ),
         "/amount",
     )
     bids.append({"role": role, "amount": amount})
     auction["to_bid"] = _other(role)
-    ctx.log(f"Auction: {role} bids {amount}.")
+    ctx.log(T("Auction: {role} bids {bid}.", role=role, bid=amount))
 
 
 def _choose_side(ctx: Ctx, role: str, side: str) -> None:
     state = ctx.state
     auction = state.auction
     assert auction is not None
-    require(side in (AL, F), "NT-135", 'side is "AL" or "F"', "/side")
+    require(side in (AL, F), "NT-135", T('side is "AL" or "F"'), "/side")
     bid = last_bid_of(auction, role)
     require(
         state.morale[side] - bid >= 1,
         "NT-135",
-        f"a bid of {bid} would bring the {side_name(side)}' starting morale below 1 (AMB-35); "
-        "choose the other side",
+        T(
+            "a bid of {bid} would bring the French' starting morale below 1 (AMB-35); choose the "
+            "other side",
+            bid=bid,
+        )
+        if side == F
+        else T(
+            "a bid of {bid} would bring the Allies' starting morale below 1 (AMB-35); choose the "
+            "other side",
+            bid=bid,
+        ),
         "/side",
     )
     before = state.morale[side]
@@ -163,10 +186,26 @@ def _choose_side(ctx: Ctx, role: str, side: str) -> None:
     auction["sides"] = {role: side, loser: other_side}
     state.phase = "setup_AL"
     state.active = AL
+    values = {
+        "role": role,
+        "before": before,
+        "bid": bid,
+        "morale": state.morale[side],
+        "other": loser,
+        "other_morale": state.morale[other_side],
+    }
     ctx.log(
-        f"Auction: {role} plays the {side_name(side)} with starting morale {before} - {bid} = "
-        f"{state.morale[side]}; {loser} plays the {side_name(other_side)} at "
-        f"{state.morale[other_side]}."
+        T(
+            "Auction: {role} plays the French with starting morale {before} - {bid} = {morale}; "
+            "{other} plays the Allies at {other_morale}.",
+            **values,
+        )
+        if side == F
+        else T(
+            "Auction: {role} plays the Allies with starting morale {before} - {bid} = {morale}; "
+            "{other} plays the French at {other_morale}.",
+            **values,
+        )
     )
 
 
@@ -174,8 +213,11 @@ def refuse_outside(state: GameState, kind: str) -> None:
     """The auction kinds outside the auction."""
     raise Illegal(
         "NT-134" if kind == "auction_bid" else "NT-135",
-        'there is no auction in this game (it needs the option {"balance": "auction"})'
+        T(
+            "there is no auction in this game (it needs the option {option})",
+            option='{"balance": "auction"}',
+        )
         if state.auction is None
-        else "the auction is over",
+        else T("the auction is over"),
         "/kind",
     )

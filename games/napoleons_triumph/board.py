@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from games.core.i18n import T
 from games.napoleons_triumph.board_model import (
     ALLIED_START,
     PENALTIES,
@@ -149,8 +150,17 @@ def _board_named(name: str) -> Board:
     "austerlitz", "austerlitz-published"). Cached. A path or any unknown name is a BoardError
     naming the shipped ids; the file system is read only for a shipped id."""
     if name not in SHIPPED:
-        shown = f"board {name!r}" if _is_id(name) else "this board"
+        shipped = ", ".join(SHIPPED)
         raise BoardError(
-            f"{shown}: no such board; a board is named by its id, one of {', '.join(SHIPPED)}"
+            T(
+                "board {board}: no such board; a board is named by its id, one of {boards}",
+                board=repr(name),
+                boards=shipped,
+            )
+            if _is_id(name)
+            else T(
+                "this board: no such board; a board is named by its id, one of {boards}",
+                boards=shipped,
+            )
         )
     return load_board(DATA_DIR / f"{name}.yaml")

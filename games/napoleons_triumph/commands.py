@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.state import AL, MAP, Commander, F, Unit
 
@@ -40,14 +41,14 @@ def check_corps_budget(ctx: Ctx, c: Commander, path: str) -> None:
     require(
         c.commands < corps_commands_allowed(c),
         "NT-37",
-        f"{c.id} has already given his corps command this turn",
+        T("{commander} has already given his corps command this turn", commander=c.id),
         path,
     )
     if c.side == AL:
         require(
             state.turn.corps_used < ALLIED_CORPS_LIMIT,
             "NT-37",
-            "the Allies have used all 5 corps commands this turn",
+            T("the Allies have used all 5 corps commands this turn"),
             path,
         )
 
@@ -57,7 +58,7 @@ def check_independent_budget(ctx: Ctx, side: str, path: str) -> None:
     require(
         ctx.state.turn.independent_used < limit,
         "NT-38",
-        f"all {limit} independent commands of this turn are used",
+        T("all {n} independent commands of this turn are used", n=limit),
         path,
     )
 
@@ -65,18 +66,26 @@ def check_independent_budget(ctx: Ctx, side: str, path: str) -> None:
 def own_commander(ctx: Ctx, side: str, cid: str, path: str) -> Commander:
     c = ctx.state.commanders.get(cid)
     require(
-        c is not None and c.side == side, "NT-37", f"{cid!r} is not one of your commanders", path
+        c is not None and c.side == side,
+        "NT-37",
+        T("{commander} is not one of your commanders", commander=repr(cid)),
+        path,
     )
     assert c is not None
-    require(c.where == MAP, "NT-37", f"{cid} is not on the map", path)
+    require(c.where == MAP, "NT-37", T("{piece} is not on the map", piece=cid), path)
     return c
 
 
 def own_unit(ctx: Ctx, side: str, uid: str, path: str) -> Unit:
     u = ctx.state.units.get(uid)
-    require(u is not None and u.side == side, "NT-42", f"{uid!r} is not one of your units", path)
+    require(
+        u is not None and u.side == side,
+        "NT-42",
+        T("{unit} is not one of your units", unit=repr(uid)),
+        path,
+    )
     assert u is not None
-    require(u.where == MAP, "NT-42", f"{uid} is not on the map", path)
+    require(u.where == MAP, "NT-42", T("{piece} is not on the map", piece=uid), path)
     return u
 
 
@@ -84,9 +93,14 @@ def check_can_move(u: Unit, rule: str, path: str, allow_fixed: bool = False) -> 
     """`allow_fixed`: the fixed battery may receive an attack command that does not move it
     (NT-24: it may lead an artillery attack; the attack code checks that it stays put)."""
     require(
-        allow_fixed or not u.fixed, "NT-24", f"{u.id} is the fixed battery and never moves", path
+        allow_fixed or not u.fixed,
+        "NT-24",
+        T("{unit} is the fixed battery and never moves", unit=u.id),
+        path,
     )
-    require(u.moves < moves_allowed(u), rule, f"{u.id} has already moved this turn", path)
+    require(
+        u.moves < moves_allowed(u), rule, T("{unit} has already moved this turn", unit=u.id), path
+    )
 
 
 def plan_move(
@@ -103,47 +117,74 @@ def plan_move(
             require(
                 len(mates) > 1,
                 "NT-42",
-                f"{u.id} is the last unit of {u.corps}; a commander is never left alone",
+                T(
+                    "{unit} is the last unit of {commander}; a commander is never left alone",
+                    unit=u.id,
+                    commander=u.corps,
+                ),
                 f"{path}/unit",
             )
         return MovePlan(kind, side, None, [u.id], loc=u.loc, app=u.app)
-    require(kind in ("corps_move", "detach_move"), "NT-35", f"{kind!r} is not a move command", path)
+    require(
+        kind in ("corps_move", "detach_move"),
+        "NT-35",
+        T("{kind} is not a move command", kind=repr(kind)),
+        path,
+    )
     c = own_commander(ctx, side, P.req_str(p, "commander", path), f"{path}/commander")
     check_corps_budget(ctx, c, f"{path}/commander")
     members = [u for u in state.units.values() if u.corps == c.id and u.where == MAP]
     ids = {u.id for u in members}
     if kind == "detach_move":
         movers = P.strings(p, "units", path, required=True)
-        require(bool(movers), "NT-40", "a detachment move moves at least one unit", f"{path}/units")
+        require(
+            bool(movers), "NT-40", T("a detachment move moves at least one unit"), f"{path}/units"
+        )
         for uid in movers:
-            require(uid in ids, "NT-40", f"{uid} is not in {c.id}'s corps", f"{path}/units")
+            require(
+                uid in ids,
+                "NT-40",
+                T("{unit} is not in {commander}'s corps", unit=uid, commander=c.id),
+                f"{path}/units",
+            )
             check_can_move(state.units[uid], "NT-43", f"{path}/units")
         require(
             len(movers) < len(members),
             "NT-40",
-            "at least one unit stays with the commander",
+            T("at least one unit stays with the commander"),
             f"{path}/units",
         )
         return MovePlan(kind, side, c.id, movers, loc=c.loc, app=c.app)
     detach = P.strings(p, "detach", path)
     for uid in detach:
-        require(uid in ids, "NT-39", f"{uid} is not in {c.id}'s corps", f"{path}/detach")
+        require(
+            uid in ids,
+            "NT-39",
+            T("{unit} is not in {commander}'s corps", unit=uid, commander=c.id),
+            f"{path}/detach",
+        )
     movers = sorted(ids - set(detach))
     require(
-        bool(movers), "NT-39", "at least one unit must stay with the commander", f"{path}/detach"
+        bool(movers),
+        "NT-39",
+        T("at least one unit must stay with the commander"),
+        f"{path}/detach",
     )
     for uid in movers:
         u = state.units[uid]
         require(
             not u.fixed,
             "NT-39",
-            f"{uid} is the fixed battery: detach it before the move",
+            T("{unit} is the fixed battery: detach it before the move", unit=uid),
             f"{path}/detach",
         )
         require(
             u.moves < moves_allowed(u),
             "NT-39",
-            f"{uid} has already moved this turn and must be detached before the move (AMB-11)",
+            T(
+                "{unit} has already moved this turn and must be detached before the move (AMB-11)",
+                unit=uid,
+            ),
             f"{path}/detach",
         )
     return MovePlan(kind, side, c.id, movers, detach=detach, loc=c.loc, app=c.app)
@@ -175,21 +216,33 @@ def attach(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     c = own_commander(ctx, side, P.req_str(p, "commander"), "/commander")
     check_corps_budget(ctx, c, "/commander")
     u = own_unit(ctx, side, P.req_str(p, "unit"), "/unit")
-    require(u.corps != c.id, "NT-41", f"{u.id} is already in {c.id}'s corps", "/unit")
+    require(
+        u.corps != c.id,
+        "NT-41",
+        T("{unit} is already in {commander}'s corps", unit=u.id, commander=c.id),
+        "/unit",
+    )
     require(
         (u.loc, u.app) == (c.loc, c.app),
         "NT-41",
-        f"{u.id} and {c.id} are not in the same position",
+        T("{unit} and {commander} are not in the same position", unit=u.id, commander=c.id),
         "/unit",
     )
     size = len([x for x in state.units.values() if x.corps == c.id and x.where == MAP])
-    require(size < 8, "NT-29", f"{c.id}'s corps already has 8 units", "/unit")
+    require(
+        size < 8, "NT-29", T("{commander}'s corps already has 8 units", commander=c.id), "/unit"
+    )
     if u.corps is not None:
         rest = [x for x in state.units.values() if x.corps == u.corps and x.where == MAP]
-        require(len(rest) > 1, "NT-32", f"{u.id} is the last unit of {u.corps}", "/unit")
+        require(
+            len(rest) > 1,
+            "NT-32",
+            T("{unit} is the last unit of {commander}", unit=u.id, commander=u.corps),
+            "/unit",
+        )
     c.commands += 1
     if side == AL:
         state.turn.corps_used += 1
     u.corps = c.id
     state.turn.commands.append({"kind": "attach", "commander": c.id, "unit": u.id})
-    ctx.log(f"Attach: {c.id} attaches ", U(u.id), ".")
+    ctx.log(*line(T("Attach: {commander} attaches {unit}."), commander=c.id, unit=U(u.id)))

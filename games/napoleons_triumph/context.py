@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from games.core.i18n import FIELD
 from games.core.ids import alias
 from games.core.log import Audience, per_audience, reorder_run
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, LogEntry
@@ -51,6 +52,33 @@ class Us:
 
 
 Part = str | U | Us
+
+
+def line(template: str, /, **values: object) -> tuple[Part, ...]:
+    """The parts of a log line written from a template of games.core.i18n whose fields may name
+    units: `ctx.log(*line(T("{unit} is eliminated ({reason})."), unit=U(uid), reason=why))`.
+    `T` without values gives the template as it is (so the extraction finds it); a field whose
+    value is a unit (U), a list of units (Us) or a list of parts keeps them, each reader sees his
+    own names; any other value is written into the text as `T` writes it."""
+    out: list[Part] = []
+    text, pos = "", 0
+    for m in FIELD.finditer(template):
+        text += template[pos : m.start()]
+        value = values[m.group(1)]
+        pieces = value if isinstance(value, list | tuple) else [value]
+        for piece in pieces:
+            if isinstance(piece, U | Us):
+                if text:
+                    out.append(text)
+                out.append(piece)
+                text = ""
+            else:
+                text += format(piece)
+        pos = m.end()
+    text += template[pos:]
+    if text:
+        out.append(text)
+    return tuple(out)
 
 
 def face_text(unit: Unit) -> str:

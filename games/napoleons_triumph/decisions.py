@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.core.rng import Rng
 from games.napoleons_triumph import attack
@@ -226,7 +227,7 @@ def default_answer(ctx: Ctx, pending: Pending) -> Answer:
     atk = _attack(ctx)
     decision = DECISIONS.get(pending.kind)
     if decision is None:
-        raise Illegal("NT-0", f"no default for a {pending.kind!r} decision")
+        raise Illegal("NT-0", T("no default for a {kind} decision", kind=repr(pending.kind)))
     return decision.default(ctx, pending, atk)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U
+from games.napoleons_triumph.context import Ctx, U, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.pieces import occupant, units_in
 from games.napoleons_triumph.state import AL, DEAD, MAP, OFFMAP, F
@@ -199,11 +199,13 @@ def allied_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         )
     _check_capacity(ctx, AL, "NT-21")
     ctx.log(
-        "The Allies have set up: ",
-        ", ".join(
-            f"{c} ({len([u for u in state.units.values() if u.corps == c])} units)"
-            for c in sorted(on_map)
-        ),
+        T(
+            "The Allies have set up: {corps}",
+            corps=", ".join(
+                f"{c} ({len([u for u in state.units.values() if u.corps == c])} units)"
+                for c in sorted(on_map)
+            ),
+        )
     )
     state.phase = "setup_F"
     state.active = F
@@ -229,14 +231,14 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             uid in state.units and state.units[uid].side == F,
             "NT-23",
-            f"{uid!r} is not your unit",
+            T("{unit} is not your unit", unit=repr(uid)),
             f"{path}/unit",
         )
         u = state.units[uid]
         require(
             u.where == MAP and u.corps is not None,
             "NT-23",
-            f"{uid} is not in a corps on the map",
+            T("{unit} is not in a corps on the map", unit=uid),
             f"{path}/unit",
         )
         cid = u.corps
@@ -244,18 +246,28 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             len([x for x in state.units.values() if x.corps == cid]) > 1,
             "NT-32",
-            f"{cid} cannot detach his last unit",
+            T("{commander} cannot detach his last unit", commander=cid),
             f"{path}/unit",
         )
         loc, app = P.position(d, "position", path)
-        require(loc in board.locales, "NT-23", f"locale {loc} does not exist", f"{path}/position")
+        require(
+            loc in board.locales,
+            "NT-23",
+            T("locale {locale} does not exist", locale=loc),
+            f"{path}/position",
+        )
         origin = board.commanders[cid].setup_locale
         assert origin is not None
         dist = board.distances_from(origin).get(loc)
         require(
             dist is not None and dist <= 2,
             "NT-23",
-            f"locale {loc} is more than 2 locales from {cid}'s set-up locale {origin}",
+            T(
+                "locale {locale} is more than 2 locales from {commander}'s set-up locale {origin}",
+                locale=loc,
+                commander=cid,
+                origin=origin,
+            ),
             path,
         )
         near = (loc, *board.neighbours(loc))
@@ -263,11 +275,19 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             not bad,
             "NT-23",
-            f"locale {loc} is in or next to a red, green or black objective "
-            f"({bad[0] if bad else ''})",
+            T(
+                "locale {locale} is in or next to a red, green or black objective ({objective})",
+                locale=loc,
+                objective=bad[0] if bad else "",
+            ),
             path,
         )
-        require(occupant(state, loc) != AL, "NT-23", f"locale {loc} is held by the Allies", path)
+        require(
+            occupant(state, loc) != AL,
+            "NT-23",
+            T("locale {locale} is held by the Allies", locale=loc),
+            path,
+        )
         if app is not None:
             require(
                 app in board.approaches_of(loc) and not board.approaches[app].impassable,
@@ -286,7 +306,7 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             not arts,
             "NT-24",
-            "the French must reveal one artillery unit as the fixed battery",
+            T("the French must reveal one artillery unit as the fixed battery"),
             "/fixed_battery",
         )
     else:
@@ -298,7 +318,7 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             and state.units[uid].type == "ART"
             and state.units[uid].where == MAP,
             "NT-24",
-            f"{uid!r} is not a French artillery unit on the map",
+            T("{unit} is not a French artillery unit on the map", unit=repr(uid)),
             "/fixed_battery/unit",
         )
         u = state.units[uid]
@@ -309,7 +329,7 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             require(
                 app is None and u.app is None,
                 "NT-138",
-                "the fixed battery on the Santon is set up in reserve",
+                T("the fixed battery on the Santon is set up in reserve"),
                 "/fixed_battery/approach",
             )
         elif u.app is None:
@@ -318,7 +338,10 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
                 and app in board.approaches_of(u.loc)
                 and not board.approaches[app].impassable,
                 "NT-24",
-                f"the fixed battery must block a passable approach of locale {u.loc}",
+                T(
+                    "the fixed battery must block a passable approach of locale {locale}",
+                    locale=u.loc,
+                ),
                 "/fixed_battery/approach",
             )
             u.app = app
@@ -326,7 +349,7 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             require(
                 app in (None, u.app),
                 "NT-24",
-                "a blocking battery stays where it is",
+                T("a blocking battery stays where it is"),
                 "/fixed_battery/approach",
             )
         if u.corps is not None and u.app != state.commanders[u.corps].app:
@@ -335,7 +358,10 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             require(
                 len([x for x in state.units.values() if x.corps == u.corps]) > 1,
                 "NT-32",
-                f"{u.corps} cannot give up his last unit as the fixed battery",
+                T(
+                    "{commander} cannot give up his last unit as the fixed battery",
+                    commander=u.corps,
+                ),
                 "/fixed_battery",
             )
             u.corps = None
@@ -346,9 +372,16 @@ def french_setup(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         if c.side == F and c.where == MAP:
             members = [x for x in state.units.values() if x.corps == c.id and x.where != DEAD]
             c.loc, c.app = members[0].loc, members[0].app
-    ctx.log("The French have set up.")
+    ctx.log(T("The French have set up."))
     battery = [u for u in state.units.values() if u.fixed]
     if battery:
         b = battery[0]
-        ctx.log("Fixed battery: ", U(b.id, face=True), f" at locale {b.loc} blocking {b.app}.")
+        ctx.log(
+            *line(
+                T("Fixed battery: {unit} at locale {locale} blocking {approach}."),
+                unit=U(b.id, face=True),
+                locale=b.loc,
+                approach=b.app,
+            )
+        )
     state.phase = "turn"

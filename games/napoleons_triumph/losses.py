@@ -8,9 +8,10 @@ decision) unless the answer is forced by public facts.
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U, resolve, shown_as
+from games.napoleons_triumph.context import Ctx, U, line, resolve, shown_as
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.morale import commit_elite
 from games.napoleons_triumph.pieces import sync_commander
@@ -31,11 +32,21 @@ def take_loss(ctx: Ctx, u: Unit, sp: int, reason: str) -> int:
     left = u.strength - lost
     after = ("INF" if u.type == "GUARD" else u.type) + str(left)  # NT-5: reduced Guard is INF
     if left <= 0:
-        ctx.log(U(u.id, face=True), f" is eliminated ({reason}).")
+        ctx.log(
+            *line(T("{unit} is eliminated ({reason})."), unit=U(u.id, face=True), reason=reason)
+        )
         u.strength = 0
         eliminate(ctx, u)
     else:
-        ctx.log(U(u.id, face=True), f" loses {lost} -> {after} ({reason}).")
+        ctx.log(
+            *line(
+                T("{unit} loses {lost} -> {after} ({reason})."),
+                unit=U(u.id, face=True),
+                lost=lost,
+                after=after,
+                reason=reason,
+            )
+        )
         u.strength = left
         if u.type == "GUARD":
             u.type = "INF"
@@ -136,7 +147,7 @@ def answer_odd(
     require(
         len(units) == n and set(units) <= set(cands),
         "NT-90",
-        f"name exactly {n} of the candidates {shown}",
+        T("name exactly {n} of the candidates {candidates}", n=n, candidates=shown),
         "/units",
     )
     j = P.obj(queue[0])
@@ -164,17 +175,19 @@ def answer_assign(
         require(
             uid in cands and uid not in plan,
             "NT-90",
-            f"{uid} cannot take these losses",
+            T("{unit} cannot take these losses", unit=uid),
             f"/losses/{i}/unit",
         )
         require(
             1 <= sp <= ctx.state.units[uid].strength,
             "NT-90",
-            f"{uid} can take 1 to {ctx.state.units[uid].strength} points",
+            T("{unit} can take 1 to {n} points", unit=uid, n=ctx.state.units[uid].strength),
             f"/losses/{i}/sp",
         )
         plan[uid] = sp
-    require(sum(plan.values()) == n, "NT-90", f"assign exactly {n} strength points", "/losses")
+    require(
+        sum(plan.values()) == n, "NT-90", T("assign exactly {n} strength points", n=n), "/losses"
+    )
     j = P.obj(queue[0])
     side = _str(j["side"])
     with ctx.per_unit():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.napoleons_triumph.context import Ctx, Us
+from games.core.i18n import T
+from games.napoleons_triumph.context import Ctx, Us, line
 from games.napoleons_triumph.pieces import elite_kind
 from games.napoleons_triumph.state import SIDES, Unit
 
@@ -25,7 +26,7 @@ def lose_morale(ctx: Ctx, side: str, points: int, reason: str, floor: int = 0) -
     after = max(before - points, min(floor, before))
     state.morale[side] = after
     state.morale_lost[side] += before - after  # gross losses (AMB-2)
-    ctx.log(f"{'French' if side == 'F' else 'Allied'} morale {before} -> {after} ({reason}).")
+    ctx.log(_morale_line(side, before, after, reason))
     if after == 0:
         from games.napoleons_triumph.victory import decisive
 
@@ -36,8 +37,19 @@ def lose_morale(ctx: Ctx, side: str, points: int, reason: str, floor: int = 0) -
 def gain_morale(ctx: Ctx, side: str, points: int, reason: str) -> None:
     before = ctx.state.morale[side]
     ctx.state.morale[side] = before + points
-    ctx.log(
-        f"{'French' if side == 'F' else 'Allied'} morale {before} -> {before + points} ({reason})."
+    ctx.log(_morale_line(side, before, before + points, reason))
+
+
+def _morale_line(side: str, before: int, after: int, reason: str) -> str:
+    if side == "F":
+        return T(
+            "French morale {before} -> {after} ({reason}).",
+            before=before,
+            after=after,
+            reason=reason,
+        )
+    return T(
+        "Allied morale {before} -> {after} ({reason}).", before=before, after=after, reason=reason
     )
 
 
@@ -52,8 +64,20 @@ def commit_elite(ctx: Ctx, units: Iterable[Unit], trigger: str) -> None:
             by_kind.setdefault((u.side, kind), []).append(u.id)
     for (side, kind), ids in sorted(by_kind.items(), key=lambda kv: ELITE_ORDER.index(kv[0][1])):
         ctx.state.elite_committed[side].append(kind)
-        verb = " commits" if len(ids) == 1 else " commit"
-        ctx.log(Us.of(ids, face=True), f"{verb} the {kind.replace('_', ' ')} ({trigger}).")
+        one = len(ids) == 1
+        if kind == "guard":
+            template = (
+                T("{units} commits the guard ({trigger}).")
+                if one
+                else T("{units} commit the guard ({trigger}).")
+            )
+        else:
+            template = (
+                T("{units} commits the heavy cav ({trigger}).")
+                if one
+                else T("{units} commit the heavy cav ({trigger}).")
+            )
+        ctx.log(*line(template, units=Us.of(ids, face=True), trigger=trigger))
         lose_morale(ctx, side, ELITE_COST[kind], f"first use of {kind.replace('_', ' ')}", floor=1)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.board import Entry, RoadStep
 from games.napoleons_triumph.commands import MovePlan, plan_move, spend
-from games.napoleons_triumph.context import Ctx, U, Us
+from games.napoleons_triumph.context import Ctx, U, Us, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.pieces import enemy_corps_adjacent, occupant, units_in
 from games.napoleons_triumph.state import MAP, GameState, other
@@ -58,41 +59,57 @@ def check_entry(
 ) -> None:
     """What every locale a move enters must allow (NT-50: NT-10, NT-47, NT-54(b), NT-55, NT-101)."""
     state, board = ctx.state, ctx.board
-    require(loc in board.locales, "NT-7", f"locale {loc} does not exist", path)
+    require(loc in board.locales, "NT-7", T("locale {locale} does not exist", locale=loc), path)
     require(
         occupant(state, loc) != other(plan.side),
         "NT-47",
-        f"locale {loc} is held by the enemy: announce an attack with 'threaten'",
+        T("locale {locale} is held by the enemy: announce an attack with 'threaten'", locale=loc),
         path,
     )
     require(
         not kept_out(state, loc, pieces_of(plan)),
         "NT-54",
-        f"a corps marched by road through locale {loc} this turn; no other piece may enter it",
+        T(
+            "a corps marched by road through locale {locale} this turn; no other piece may enter "
+            "it",
+            locale=loc,
+        ),
         path,
     )
     require(
         loc not in state.turn.conquered,
         "NT-101",
-        f"locale {loc} was won by attack this turn; only the attackers may enter it",
+        T(
+            "locale {locale} was won by attack this turn; only the attackers may enter it",
+            locale=loc,
+        ),
         path,
     )
     here = len(units_in(state, loc, plan.side))
     cap = board.locales[loc].capacity
     if final:
-        require(here + moving <= cap, "NT-10", f"locale {loc} holds at most {cap} units", path)
+        require(
+            here + moving <= cap,
+            "NT-10",
+            T("locale {locale} holds at most {capacity} units", locale=loc, capacity=cap),
+            path,
+        )
     elif corps:
         require(
             here < cap,
             "NT-55",
-            f"locale {loc} is full; a corps may not pass through it (AMB-14)",
+            T("locale {locale} is full; a corps may not pass through it (AMB-14)", locale=loc),
             path,
         )
     else:
         require(
             here + moving <= cap,
             "NT-55",
-            f"passing through locale {loc} would exceed its capacity {cap}",
+            T(
+                "passing through locale {locale} would exceed its capacity {capacity}",
+                locale=loc,
+                capacity=cap,
+            ),
             path,
         )
 
@@ -127,13 +144,18 @@ def ordinary_move(ctx: Ctx, plan: MovePlan, loc: int, app: str | None, path: str
 
 def _why_not(plan: MovePlan, loc: int, app: str | None) -> str:
     if plan.app is None:
-        return (
-            f"from reserve a piece moves to the reserve of an adjacent locale or blocks a passable "
-            f"approach of its own locale; ({loc}, {app}) is neither"
+        return T(
+            "from reserve a piece moves to the reserve of an adjacent locale or blocks a passable "
+            "approach of its own locale; ({locale}, {approach}) is neither",
+            locale=loc,
+            approach=app,
         )
-    return (
-        f"a blocking piece moves to its own reserve or to the reserve beyond {plan.app}; "
-        f"({loc}, {app}) is neither"
+    return T(
+        "a blocking piece moves to its own reserve or to the reserve beyond {blocked}; "
+        "({locale}, {approach}) is neither",
+        blocked=plan.app,
+        locale=loc,
+        approach=app,
     )
 
 
@@ -187,19 +209,22 @@ def road_move(
     `main_before` continue a road move already under way (the ride-on of NT-98)."""
     board, state = ctx.board, ctx.state
     require(
-        plan.kind != "detach_move", "NT-40", "units of a detachment move cannot move by road", path
+        plan.kind != "detach_move",
+        "NT-40",
+        T("units of a detachment move cannot move by road"),
+        path,
     )
     # A continued road move (the ride-on, NT-98) may end where it stands, blocking (NT-53, L282).
     require(
         bool(path_locs) or (start is not None and end_app is not None),
         "NT-51",
-        "a road move enters at least one locale",
+        T("a road move enters at least one locale"),
         f"{path}/path",
     )
     if start is not None:
         starts, rest, first_class = [start], path_locs, None
     elif entry is None:
-        require(plan.app is None, "NT-53", "a road move must start in reserve", path)
+        require(plan.app is None, "NT-53", T("a road move must start in reserve"), path)
         assert plan.loc is not None
         starts = [(plan.loc, s) for s in board.strands(plan.loc)]
         rest, first_class = path_locs, None
@@ -207,13 +232,18 @@ def road_move(
         require(
             path_locs[0] == entry.locale,
             "NT-60",
-            f"the path must begin with the entry locale {entry.locale}",
+            T("the path must begin with the entry locale {locale}", locale=entry.locale),
             f"{path}/path",
         )
         starts = [(entry.locale, entry.strand)]
         rest, first_class = path_locs[1:], entry.road_class
     found = routes(ctx, starts, rest, first_class)
-    require(bool(found), "NT-52", f"no connected road leads along {path_locs}", f"{path}/path")
+    require(
+        bool(found),
+        "NT-52",
+        T("no connected road leads along {path}", path=str(path_locs)),
+        f"{path}/path",
+    )
     n = len(path_locs)  # AMB-15: the entry locale counts as the first locale
     fits = [
         r
@@ -223,7 +253,10 @@ def road_move(
     require(
         bool(fits),
         "NT-51",
-        f"a road move reaches 3 locales on main roads only, else 2; this one enters {before + n}",
+        T(
+            "a road move reaches 3 locales on main roads only, else 2; this one enters {n}",
+            n=before + n,
+        ),
         f"{path}/path",
     )
     multi = plan.kind == "corps_move" and len(plan.units) >= 2
@@ -236,14 +269,22 @@ def road_move(
             require(
                 loc not in state.turn.reserve_entered,
                 "NT-54",
-                f"pieces moved into locale {loc}'s reserve this turn; no corps enters it by road",
+                T(
+                    "pieces moved into locale {locale}'s reserve this turn; no corps enters it by "
+                    "road",
+                    locale=loc,
+                ),
                 f"{path}/path/{i}",
             )
             if not final:
                 require(
                     not enemy_corps_adjacent(board, state, loc, plan.side),
                     "NT-54",
-                    f"locale {loc} is next to an enemy corps of 2+ units; the march stops there",
+                    T(
+                        "locale {locale} is next to an enemy corps of 2+ units; the march stops "
+                        "there",
+                        locale=loc,
+                    ),
                     f"{path}/path/{i}",
                 )
     last = path_locs[-1] if path_locs else starts[0][0]
@@ -251,7 +292,7 @@ def road_move(
         require(
             all(state.units[u].type == "CAV" for u in plan.units),
             "NT-53",
-            "only cavalry may end a road move blocking an approach",
+            T("only cavalry may end a road move blocking an approach"),
             f"{path}/end_approach",
         )
         ok = any(
@@ -262,7 +303,7 @@ def road_move(
         require(
             ok and end_app in board.approaches_of(last),
             "NT-53",
-            f"{end_app} is not crossed by a road connected to the road used",
+            T("{approach} is not crossed by a road connected to the road used", approach=end_app),
             f"{path}/end_approach",
         )
     place(ctx, plan, last, end_app)
@@ -274,7 +315,7 @@ def road_move(
     if end_app is not None:
         for uid in plan.units:
             state.units[uid].revealed = True  # NT-53: briefly shown to be cavalry
-        ctx.log("Cavalry shown: ", *_names(plan.units, face=True))
+        ctx.log(*line(T("Cavalry shown: {units}"), units=_names(plan.units, face=True)))
     best = max(fits, key=lambda r: r.main_only)
     strand = best.steps[-1].to_strand if best.steps else starts[0][1]
     return RoadEnd(strand, best.main_only and main_before, before + n)
@@ -285,11 +326,12 @@ def _names(ids: list[str], face: bool) -> list[str | U | Us]:
     return [Us.of(ids, face=face, empty="")]
 
 
-def describe(ctx: Ctx, plan: MovePlan) -> list[str | U | Us]:
+def describe(ctx: Ctx, plan: MovePlan) -> dict[str, object]:
+    """The fields naming a command's pieces in a log line (`line`): {unit} of a Unit Move, else
+    {commander} and his {units}."""
     if plan.kind == "unit_move":
-        return ["Unit Move: ", U(plan.units[0])]
-    label = "Corps Move" if plan.kind == "corps_move" else "Detachment Move"
-    return [f"{label}: {plan.commander} with ", *_names(plan.units, face=False)]
+        return {"unit": U(plan.units[0])}
+    return {"commander": plan.commander, "units": _names(plan.units, face=False)}
 
 
 def record(plan: MovePlan, extra: dict[str, JSON] | None = None) -> dict[str, JSON]:
@@ -319,8 +361,36 @@ def move_command(ctx: Ctx, side: str, kind: str, p: dict[str, JSON]) -> None:
     spend(ctx, plan, record(plan))
     first = plan.units[0]
     u = ctx.state.units[first]
+    if plan.kind == "unit_move":
+        template = (
+            T("Unit Move: {unit} from locale {start} to locale {end} blocking {approach}.")
+            if u.app
+            else T("Unit Move: {unit} from locale {start} to locale {end} (reserve).")
+        )
+    elif plan.kind == "corps_move":
+        template = (
+            T(
+                "Corps Move: {commander} with {units} from locale {start} to locale {end} "
+                "blocking {approach}."
+            )
+            if u.app
+            else T(
+                "Corps Move: {commander} with {units} from locale {start} to locale {end} "
+                "(reserve)."
+            )
+        )
+    else:
+        template = (
+            T(
+                "Detachment Move: {commander} with {units} from locale {start} to locale {end} "
+                "blocking {approach}."
+            )
+            if u.app
+            else T(
+                "Detachment Move: {commander} with {units} from locale {start} to locale {end} "
+                "(reserve)."
+            )
+        )
     ctx.log(
-        *describe(ctx, plan),
-        f" from locale {start} to locale {u.loc}",
-        f" blocking {u.app}." if u.app else " (reserve).",
+        *line(template, **describe(ctx, plan), start=start, end=u.loc, approach=u.app),
     )

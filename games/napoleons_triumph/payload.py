@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph.errors import Illegal
 
@@ -17,14 +18,14 @@ def jlist(xs: Iterable[JSON]) -> list[JSON]:
 
 def obj(data: JSON, path: str = "") -> dict[str, JSON]:
     if not isinstance(data, dict):
-        raise Illegal(RULE, "the payload must be a JSON object", path or "/")
+        raise Illegal(RULE, T("the payload must be a JSON object"), path or "/")
     return data
 
 
 def _get(p: dict[str, JSON], key: str, path: str, required: bool) -> JSON:
     if key not in p:
         if required:
-            raise Illegal(RULE, f"field {key!r} is missing", f"{path}/{key}")
+            raise Illegal(RULE, T("field {field} is missing", field=repr(key)), f"{path}/{key}")
         return None
     return p[key]
 
@@ -34,7 +35,7 @@ def string(p: dict[str, JSON], key: str, path: str = "", required: bool = True) 
     if v is None and not required:
         return None
     if not isinstance(v, str):
-        raise Illegal(RULE, f"field {key!r} must be a string", f"{path}/{key}")
+        raise Illegal(RULE, T("field {field} must be a string", field=repr(key)), f"{path}/{key}")
     return v
 
 
@@ -49,7 +50,7 @@ def integer(p: dict[str, JSON], key: str, path: str = "", required: bool = True)
     if v is None and not required:
         return None
     if not isinstance(v, int) or isinstance(v, bool):
-        raise Illegal(RULE, f"field {key!r} must be an integer", f"{path}/{key}")
+        raise Illegal(RULE, T("field {field} must be an integer", field=repr(key)), f"{path}/{key}")
     return v
 
 
@@ -64,7 +65,9 @@ def boolean(p: dict[str, JSON], key: str, path: str = "", default: bool = False)
     if v is None:
         return default
     if not isinstance(v, bool):
-        raise Illegal(RULE, f"field {key!r} must be true or false", f"{path}/{key}")
+        raise Illegal(
+            RULE, T("field {field} must be true or false", field=repr(key)), f"{path}/{key}"
+        )
     return v
 
 
@@ -73,10 +76,14 @@ def strings(p: dict[str, JSON], key: str, path: str = "", required: bool = False
     if v is None:
         return []
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise Illegal(RULE, f"field {key!r} must be a list of strings", f"{path}/{key}")
+        raise Illegal(
+            RULE, T("field {field} must be a list of strings", field=repr(key)), f"{path}/{key}"
+        )
     out = [x for x in v if isinstance(x, str)]
     if len(set(out)) != len(out):
-        raise Illegal(RULE, f"field {key!r} lists a piece twice", f"{path}/{key}")
+        raise Illegal(
+            RULE, T("field {field} lists a piece twice", field=repr(key)), f"{path}/{key}"
+        )
     return out
 
 
@@ -87,7 +94,11 @@ def ints(p: dict[str, JSON], key: str, path: str = "", required: bool = False) -
     if not isinstance(v, list) or not all(
         isinstance(x, int) and not isinstance(x, bool) for x in v
     ):
-        raise Illegal(RULE, f"field {key!r} must be a list of locale numbers", f"{path}/{key}")
+        raise Illegal(
+            RULE,
+            T("field {field} must be a list of locale numbers", field=repr(key)),
+            f"{path}/{key}",
+        )
     return [x for x in v if isinstance(x, int)]
 
 
@@ -98,7 +109,9 @@ def objects(
     if v is None:
         return []
     if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
-        raise Illegal(RULE, f"field {key!r} must be a list of objects", f"{path}/{key}")
+        raise Illegal(
+            RULE, T("field {field} must be a list of objects", field=repr(key)), f"{path}/{key}"
+        )
     return [x for x in v if isinstance(x, dict)]
 
 
@@ -107,7 +120,7 @@ def mapping(p: dict[str, JSON], key: str, path: str = "") -> dict[str, JSON]:
     if v is None:
         return {}
     if not isinstance(v, dict):
-        raise Illegal(RULE, f"field {key!r} must be an object", f"{path}/{key}")
+        raise Illegal(RULE, T("field {field} must be an object", field=repr(key)), f"{path}/{key}")
     return v
 
 

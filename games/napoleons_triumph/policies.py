@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.attack.attackers import (
@@ -264,7 +265,9 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON], role: str = "") ->
     """Store a standing instruction (digest 4.5). Private: only `side` sees it; in team play
     only the seat that filed it (SRV-1, table 3.5.2 "standing instructions of a seat")."""
     for key in p:
-        require(key in PLAN_KEYS, "NT-0", f"unknown plan field {key!r}", f"/{key}")
+        require(
+            key in PLAN_KEYS, "NT-0", T("unknown plan field {field}", field=repr(key)), f"/{key}"
+        )
     scope = P.mapping(p, "scope")
     if scope.get("default") is True:
         scope_key = "default"
@@ -273,7 +276,11 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON], role: str = "") ->
         require(
             isinstance(loc, int) and loc in ctx.board.locales,
             "NT-0",
-            'scope is {"default": true} or {"locale": n}',
+            T(
+                "scope is {default} or {locale}",
+                default='{"default": true}',
+                locale='{"locale": n}',
+            ),
             "/scope",
         )
         scope_key = str(loc)
@@ -282,29 +289,29 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON], role: str = "") ->
     require(
         mode in ("defend", "vacate", "ask"),
         "NT-0",
-        "on_threat.mode is defend, vacate or ask",
+        T("on_threat.mode is defend, vacate or ask"),
         "/on_threat/mode",
     )
     lead = threat.get("leading", "strongest")
     require(
         lead in ("strongest", "none"),
         "NT-0",
-        "on_threat.leading is strongest or none",
+        T("on_threat.leading is strongest or none"),
         "/on_threat/leading",
     )
     ctr = P.mapping(p, "counter").get("policy", "ask")
     require(
         ctr in ("none", "ask", "win_if_possible"),
         "NT-0",
-        "counter.policy is none, ask or win_if_possible",
+        T("counter.policy is none, ask or win_if_possible"),
         "/counter/policy",
     )
     order = P.strings(p, "loss_priority")
     hold = p.get("hold", "ask")
-    require(hold in ("all_named", "ask"), "NT-0", "hold is all_named or ask", "/hold")
+    require(hold in ("all_named", "ask"), "NT-0", T("hold is all_named or ask"), "/hold")
     retreat = P.mapping(p, "retreat").get("mode", "default")
     require(
-        retreat in ("default", "ask"), "NT-0", "retreat.mode is default or ask", "/retreat/mode"
+        retreat in ("default", "ask"), "NT-0", T("retreat.mode is default or ask"), "/retreat/mode"
     )
     key = plan_key(ctx.state, role, side)
     plans = dict(ctx.state.plans.get(key, {}))
@@ -318,7 +325,12 @@ def set_defense_plan(ctx: Ctx, side: str, p: dict[str, JSON], role: str = "") ->
     }
     ctx.state.plans[key] = plans
     seat = frozenset({role}) if key == role else None
-    ctx.private(side, f"Standing instruction stored for {scope_key}.", roles=seat)
+    stored = (
+        T("Standing instruction stored for default.")
+        if scope_key == "default"
+        else T("Standing instruction stored for {locale}.", locale=scope_key)
+    )
+    ctx.private(side, stored, roles=seat)
 
 
 Plan = dict[str, JSON]  # one stored standing instruction (set_defense_plan)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.board import Entry
@@ -11,7 +12,7 @@ from games.napoleons_triumph.commands import (
     check_independent_budget,
     spend,
 )
-from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.context import Ctx, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.morale import gain_morale
 from games.napoleons_triumph.movement import describe, record, road_move
@@ -37,22 +38,25 @@ def entering_plan(
     require(
         kind in ("corps_move", "unit_move"),
         "NT-61",
-        "reinforcements enter by a Corps Move or a Unit Move",
+        T("reinforcements enter by a Corps Move or a Unit Move"),
         f"{where}/command" if not where else f"{where}/kind",
     )
     require(
         not P.strings(p, "detach", where),
         "NT-61",
-        "reinforcements entering by Corps Move come in together as a corps (L308): none can be "
-        "detached off the map; bring single units in by Unit Move instead",
+        T(
+            "reinforcements entering by Corps Move come in together as a corps (L308): none can "
+            "be detached off the map; bring single units in by Unit Move instead"
+        ),
         f"{where}/detach",
     )
     other_field = "unit" if kind == "corps_move" else "commander"
     require(
         p.get(other_field) is None,
         "NT-61",
-        f"an entering {kind} names {'a commander' if kind == 'corps_move' else 'a unit'}, "
-        f"not a {other_field}",
+        T("an entering {kind} names a commander, not a {field}", kind=kind, field=other_field)
+        if kind == "corps_move"
+        else T("an entering {kind} names a unit, not a {field}", kind=kind, field=other_field),
         f"{where}/{other_field}",
     )
     entry_id = P.req_str(p, "entry", where)
@@ -60,14 +64,14 @@ def entering_plan(
     require(
         entry_id in entries and entries[entry_id].side == side,
         "NT-59",
-        f"{entry_id!r} is not one of your entry areas",
+        T("{entry} is not one of your entry areas", entry=repr(entry_id)),
         f"{where}/entry",
     )
     entry = entries[entry_id]
     require(
         occupant(state, entry.locale) != other(side),
         "NT-59",
-        f"entry area {entry_id} is occupied by the enemy",
+        T("entry area {entry} is occupied by the enemy", entry=entry_id),
         f"{where}/entry",
     )
     if kind == "corps_move":
@@ -76,7 +80,10 @@ def entering_plan(
         require(
             c is not None and c.side == side and c.where == OFFMAP,
             "NT-56",
-            f"{cid!r} is not one of your reinforcements waiting off the map",
+            T(
+                "{commander} is not one of your reinforcements waiting off the map",
+                commander=repr(cid),
+            ),
             f"{where}/commander",
         )
         assert c is not None
@@ -89,7 +96,7 @@ def entering_plan(
         require(
             u is not None and u.side == side and u.where == OFFMAP,
             "NT-56",
-            f"{uid!r} is not one of your reinforcement units off the map",
+            T("{unit} is not one of your reinforcement units off the map", unit=repr(uid)),
             f"{where}/unit",
         )
         assert u is not None
@@ -99,7 +106,11 @@ def entering_plan(
         require(
             len(mates) > 1,
             "NT-42",
-            f"{uid} is the last unit of {u.corps}; bring the corps in by Corps Move",
+            T(
+                "{unit} is the last unit of {commander}; bring the corps in by Corps Move",
+                unit=uid,
+                commander=u.corps,
+            ),
             f"{where}/unit",
         )
         cid = u.corps
@@ -107,7 +118,11 @@ def entering_plan(
     require(
         state.round >= first_round(ctx, cid),
         "NT-57",
-        f"{cid}'s reinforcements may enter from round {first_round(ctx, cid)}",
+        T(
+            "{commander}'s reinforcements may enter from round {round}",
+            commander=cid,
+            round=first_round(ctx, cid),
+        ),
         where or "/",
     )
     return plan, entry
@@ -136,14 +151,29 @@ def enter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             occupant(state, loc) != other(side),
             "NT-47",
-            f"locale {loc} is held by the enemy: moving into it is an attack; a cavalry "
-            "reinforcement attacks by road as it enters with a threat and a road attack naming "
-            "`entry` (NT-145)",
+            T(
+                "locale {locale} is held by the enemy: moving into it is an attack; a cavalry "
+                "reinforcement attacks by road as it enters with a threat and a road attack naming "
+                "`entry` (NT-145)",
+                locale=loc,
+            ),
             f"/path/{i}",
         )
     end_app = P.string(p, "end_approach", required=False)
     road_move(ctx, plan, path_locs, end_app, "", entry=entry)  # NT-60: always by road
     first_u = state.units[plan.units[0]]
-    ctx.log(*describe(ctx, plan), f" enters at {entry.id} and reaches locale {first_u.loc}.")
+    ctx.log(
+        *line(
+            T("Unit Move: {unit} enters at {entry} and reaches locale {locale}.")
+            if plan.kind == "unit_move"
+            else T(
+                "Corps Move: {commander} with {units} enters at {entry} and reaches locale "
+                "{locale}."
+            ),
+            **describe(ctx, plan),
+            entry=entry.id,
+            locale=first_u.loc,
+        )
+    )
     arrive(ctx, plan, entry, {})
     assert first_u.where == MAP

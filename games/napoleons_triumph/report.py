@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Prompt
 from games.napoleons_triumph.board import Board
 
@@ -55,7 +56,6 @@ TEXT_FORM: Mapping[str, str] = {
     "auction_pass": "pass",
     "auction_choose_side": "side french | side allies",
 }
-NO_TEXT_FORM = "no text form: use the web page or the API"
 _NUMBERED = re.compile(r"l?\d+")  # a locale key that only repeats its number (l12)
 
 
@@ -191,8 +191,14 @@ def _offmap(side: str, entries: JSON, own: bool, names: Names) -> str | None:
             parts.append(f"{names.commander(d.get('commander'))} ({_int(units)} blocks)")
     if not parts:
         return None
-    who = "Your reinforcements" if own else f"{ARMY_NAME.get(side, side)} off the map"
-    return f"  {who}: {'; '.join(parts)}"
+    pieces = "; ".join(parts)
+    if own:
+        return T("  Your reinforcements: {pieces}", pieces=pieces)
+    if side == "AL":
+        return T("  Allied army off the map: {pieces}", pieces=pieces)
+    if side == "F":
+        return T("  French army off the map: {pieces}", pieces=pieces)
+    return f"  {side} off the map: {pieces}"
 
 
 # ------------------------------------------------------------------------------- sections
@@ -205,38 +211,77 @@ def _head(view: dict[str, JSON]) -> list[str]:
     hour = _int(rd.get("hour"))
     when = "night" if rd.get("night") is True else (f"{hour}:00" if hour is not None else "")
     morale = _obj(view.get("morale"))
-    who = ARMY_NAME.get(side, "spectator" if side.startswith("@") else "umpire")
+    you = {"scenario": _str(view.get("scenario")), "role": _str(viewer.get("role"))}
+    if side == "AL":
+        title = T("Napoleon's Triumph, {scenario}: you are {role} (Allied army).", **you)
+    elif side == "F":
+        title = T("Napoleon's Triumph, {scenario}: you are {role} (French army).", **you)
+    elif side.startswith("@"):
+        title = T("Napoleon's Triumph, {scenario}: you are {role} (spectator).", **you)
+    else:
+        title = T("Napoleon's Triumph, {scenario}: you are {role} (umpire).", **you)
+    now = {
+        "round": _int(rd.get("index")),
+        "of": _int(rd.get("of")),
+        "day": _int(rd.get("day")),
+        "hour": when,
+        "phase": _str(view.get("phase")),
+        "side": _side(view.get("active")),
+    }
+    if when == "night":
+        clock = T("Round {round} of {of}, day {day}, night. Phase: {phase}. Active: {side}.", **now)
+    elif when:
+        clock = T(
+            "Round {round} of {of}, day {day}, {hour}. Phase: {phase}. Active: {side}.", **now
+        )
+    else:
+        clock = T("Round {round} of {of}, day {day}. Phase: {phase}. Active: {side}.", **now)
     lines = [
-        f"Napoleon's Triumph, {_str(view.get('scenario'))}: you are {_str(viewer.get('role'))}"
-        f" ({who}).",
-        f"Round {_int(rd.get('index'))} of {_int(rd.get('of'))}, day {_int(rd.get('day'))}"
-        f"{', ' + when if when else ''}. Phase: {_str(view.get('phase'))}."
-        f" Active: {_side(view.get('active'))}.",
-        f"Morale: French {_int(morale.get('F'))}, Allies {_int(morale.get('AL'))}.",
+        title,
+        clock,
+        T(
+            "Morale: French {french}, Allies {allies}.",
+            french=_int(morale.get("F")),
+            allies=_int(morale.get("AL")),
+        ),
     ]
     pending = _obj(view.get("pending"))
     if pending:
         lines.append(
-            f"Waiting for the {_side(pending.get('side'))}: the {_str(pending.get('decision'))}"
-            " decision."
+            T(
+                "Waiting for the {side}: the {decision} decision.",
+                side=_side(pending.get("side")),
+                decision=_str(pending.get("decision")),
+            )
         )
     used = _obj(view.get("commands_this_turn"))
     if view.get("phase") == "turn":
         lines.append(
-            f"Commands this turn: {_int(used.get('independent'))} independent,"
-            f" {_int(used.get('allied_corps'))} Allied corps."
+            T(
+                "Commands this turn: {independent} independent, {corps} Allied corps.",
+                independent=_int(used.get("independent")),
+                corps=_int(used.get("allied_corps")),
+            )
         )
     result = _obj(view.get("result"))
     if result:
         lines.append(
-            f"Game over: {_side(result.get('winner'))} win ({_str(result.get('kind'))}:"
-            f" {_str(result.get('reason'))})."
+            T(
+                "Game over: {side} win ({kind}: {reason}).",
+                side=_side(result.get("winner")),
+                kind=_str(result.get("kind")),
+                reason=_str(result.get("reason")),
+            )
         )
     auction = _obj(view.get("auction"))
     if auction:
         lines.append(
-            f"Auction: high bid {_int(auction.get('high_bid'))} (at most"
-            f" {_int(auction.get('max_bid'))}), to bid: {_str(auction.get('to_bid')) or '-'}."
+            T(
+                "Auction: high bid {bid} (at most {most}), to bid: {role}.",
+                bid=_int(auction.get("high_bid")),
+                most=_int(auction.get("max_bid")),
+                role=_str(auction.get("to_bid")) or "-",
+            )
         )
     return lines
 
@@ -255,12 +300,29 @@ def _armies(view: dict[str, JSON], names: Names) -> list[str]:
         chiefs = [c for c in commanders if c.get("side") == side]
         own = side == viewer
         seen = sum(1 for u in mine if u.get("face") is not None)
-        title = "Your army" if own else ARMY_NAME[side]
-        if own or viewer == "":
-            lines.append(f"{title} ({len(mine)} units on the map):")
+        if own:
+            lines.append(T("Your army ({n} units on the map):", n=len(mine)))
+        elif viewer == "":
+            lines.append(
+                T("Allied army ({n} units on the map):", n=len(mine))
+                if side == "AL"
+                else T("French army ({n} units on the map):", n=len(mine))
+            )
+        elif side == "AL":
+            lines.append(
+                T(
+                    "Allied army as you see it ({n} blocks on the map, {seen} shown face up):",
+                    n=len(mine),
+                    seen=seen,
+                )
+            )
         else:
             lines.append(
-                f"{title} as you see it ({len(mine)} blocks on the map, {seen} shown face up):"
+                T(
+                    "French army as you see it ({n} blocks on the map, {seen} shown face up):",
+                    n=len(mine),
+                    seen=seen,
+                )
             )
         lines += _forces(mine, chiefs, names)
         off = _offmap(side, offmap.get(side), own, names)
@@ -268,7 +330,7 @@ def _armies(view: dict[str, JSON], names: Names) -> list[str]:
             lines.append(off)
     pool = [_obj(u) for u in _list(view.get("pool"))]
     if pool:
-        lines.append(f"Not yet placed: {', '.join(_unit(u) for u in pool)}")
+        lines.append(T("Not yet placed: {units}", units=", ".join(_unit(u) for u in pool)))
     return lines
 
 
@@ -281,34 +343,59 @@ def _fight(view: dict[str, JSON], names: Names) -> list[str]:
     atk = _obj(view.get("attack"))
     if atk:
         start, into = names.place(atk.get("attack_locale")), names.place(atk.get("defense_locale"))
-        text = (
-            f"Attack by the {_side(atk.get('attacker'))} from {start} into {into} across"
-            f" {_str(atk.get('approach'))} (step {_str(atk.get('step'))}): defenders"
-            f" {_listed(atk, 'named')}; attackers {_listed(atk, 'attackers')}"
-        )
+        fight = {
+            "side": _side(atk.get("attacker")),
+            "start": start,
+            "into": into,
+            "approach": _str(atk.get("approach")),
+            "step": _str(atk.get("step")),
+            "named": _listed(atk, "named"),
+            "attackers": _listed(atk, "attackers"),
+        }
         if "committed_leading" in atk:  # the defender's own view only
-            text += f"; your committed leading units {_listed(atk, 'committed_leading')}"
-        lines.append(text + ".")
+            text = T(
+                "Attack by the {side} from {start} into {into} across {approach} (step {step}): "
+                "defenders {named}; attackers {attackers}; your committed leading units {leading}.",
+                **fight,
+                leading=_listed(atk, "committed_leading"),
+            )
+        else:
+            text = T(
+                "Attack by the {side} from {start} into {into} across {approach} (step {step}): "
+                "defenders {named}; attackers {attackers}.",
+                **fight,
+            )
+        lines.append(text)
     ride = _obj(view.get("ride_on"))
     if ride:
         lines.append(
-            f"Ride-on open ({_side(ride.get('side'))}): {_listed(ride, 'units')} at"
-            f" {names.place(ride.get('locale'))}, {_int(ride.get('road_left'))} road locales left."
+            T(
+                "Ride-on open ({side}): {units} at {place}, {n} road locales left.",
+                side=_side(ride.get("side")),
+                units=_listed(ride, "units"),
+                place=names.place(ride.get("locale")),
+                n=_int(ride.get("road_left")),
+            )
         )
     plans = _obj(view.get("standing_instructions"))
     if plans:
         scopes = sorted(plans, key=lambda k: (k != "default", len(k), k))
         named = ", ".join(k if k == "default" else f"locale {k}" for k in scopes)
-        lines.append(f"Standing instructions filed for: {named}.")
+        lines.append(T("Standing instructions filed for: {scopes}.", scopes=named))
     return lines
 
 
 def _decision(prompt: Prompt | None) -> list[str]:
     if prompt is None:
-        return ["Nothing is asked of you now."]
-    lines = [f"Your decision: {prompt.text}"]
+        return [T("Nothing is asked of you now.")]
+    lines = [T("Your decision: {prompt}", prompt=prompt.text)]
     for kind in prompt.kinds:
-        lines.append(f"  {TEXT_FORM.get(kind, NO_TEXT_FORM)}   ({kind})")
+        form = TEXT_FORM.get(kind)
+        lines.append(
+            f"  {form}   ({kind})"
+            if form is not None
+            else T("  no text form: use the web page or the API   ({kind})", kind=kind)
+        )
     return lines
 
 
@@ -318,8 +405,12 @@ def _teams(view: dict[str, JSON], names: Names) -> list[str]:
         return []
     role = _str(_obj(view.get("viewer")).get("role"))
     lines = [
-        f"Team play: phase {_str(team.get('phase'))}; acting seat {_str(team.get('acting')) or '-'}"
-        f"; deciding seat {_str(team.get('decider')) or '-'}."
+        T(
+            "Team play: phase {phase}; acting seat {acting}; deciding seat {deciding}.",
+            phase=_str(team.get("phase")),
+            acting=_str(team.get("acting")) or "-",
+            deciding=_str(team.get("decider")) or "-",
+        )
     ]
     mine: dict[str, JSON] = {}
     for t in (_obj(x) for x in _list(team.get("teams"))):
@@ -334,18 +425,38 @@ def _teams(view: dict[str, JSON], names: Names) -> list[str]:
                 label += " (commander-in-chief)"
             seats.append(f"{label}{': ' + led if led else ''}")
         conf = _str(t.get("conference"))
-        note = f" [{conf} conference open]" if conf else ""
-        lines.append(f"  {ARMY_NAME.get(_str(t.get('side')), '?')}{note}: {'; '.join(seats)}")
+        lines.append(_team_line(_str(t.get("side")), conf, "; ".join(seats)))
         if role in members:
             mine = t
     budget = _obj(team.get("budget"))
     if budget and team.get("phase") == "play":
         lines.append(
-            f"  Shared limits left ({_side(budget.get('side'))}):"
-            f" {_int(budget.get('independent_left'))} independent,"
-            f" {_int(budget.get('corps_left'))} corps commands."
+            T(
+                "  Shared limits left ({side}): {independent} independent, {corps} corps commands.",
+                side=_side(budget.get("side")),
+                independent=_int(budget.get("independent_left")),
+                corps=_int(budget.get("corps_left")),
+            )
         )
     return lines + _written(view, team, mine, role)
+
+
+def _team_line(side: str, conf: str, seats: str) -> str:
+    """A team's seats, with its open conference (initial or night)."""
+    if side == "AL" and conf in ("", "initial", "night"):
+        if conf == "initial":
+            return T("  Allied army [initial conference open]: {seats}", seats=seats)
+        if conf == "night":
+            return T("  Allied army [night conference open]: {seats}", seats=seats)
+        return T("  Allied army: {seats}", seats=seats)
+    if side == "F" and conf in ("", "initial", "night"):
+        if conf == "initial":
+            return T("  French army [initial conference open]: {seats}", seats=seats)
+        if conf == "night":
+            return T("  French army [night conference open]: {seats}", seats=seats)
+        return T("  French army: {seats}", seats=seats)
+    note = f" [{conf} conference open]" if conf else ""
+    return f"  {ARMY_NAME.get(side, '?')}{note}: {seats}"
 
 
 def _order_text(order: JSON) -> str:
@@ -366,9 +477,13 @@ def _written(
     if ranks[0] == role:
         drafts = _obj(team.get("drafts"))
         if not drafts:
-            return ["Written orders: none drafted this turn (write them in your part: ORDER <rank>:"
-                    " ...; sealed at your first command or end part, NT-TEAM-18)."]  # fmt: skip
-        out = ["Written orders drafted this turn (sealed at your first command or end part):"]
+            return [
+                T(
+                    "Written orders: none drafted this turn (write them in your part: ORDER "
+                    "<rank>: ...; sealed at your first command or end part, NT-TEAM-18)."
+                )
+            ]
+        out = [T("Written orders drafted this turn (sealed at your first command or end part):")]
         for r in ranks[1:]:
             if r in drafts:
                 out.append(f"  ORDER {ranks.index(r) + 1} ({r}): {_order_text(drafts[r])}")
@@ -380,10 +495,14 @@ def _written(
         text = _order_text(item.get("order"))
         if text:
             return [
-                "Written order from your commander-in-chief (written in round"
-                f" {_int(item.get('turn'))}): {text}"
+                T(
+                    "Written order from your commander-in-chief (written in round {round}): "
+                    "{order}",
+                    round=_int(item.get("turn")),
+                    order=text,
+                )
             ]
-    return ["No written order was delivered to you this round."]
+    return [T("No written order was delivered to you this round.")]
 
 
 # ------------------------------------------------------------------------------- the report

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
-from games.napoleons_triumph.context import Ctx, U, Us, public_key
+from games.napoleons_triumph.context import Ctx, U, Us, line, public_key
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.losses import eliminate, take_loss
 from games.napoleons_triumph.morale import commit_elite, lose_morale
@@ -76,17 +77,17 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     for i, row in enumerate(rows):
         uid = P.req_str(row, "unit", f"/losses/{i}")
         sp = P.req_int(row, "sp", f"/losses/{i}")
-        require(uid not in planned, "NT-105", f"{uid} is listed twice", f"/losses/{i}")
+        require(uid not in planned, "NT-105", T("{unit} is listed twice", unit=uid), f"/losses/{i}")
         require(
             any(uid in g.units for g in groups),
             "NT-105",
-            f"{uid} takes no retreat loss",
+            T("{unit} takes no retreat loss", unit=uid),
             f"/losses/{i}/unit",
         )
         require(
             1 <= sp <= state.units[uid].strength,
             "NT-105",
-            f"{uid} can lose 1 to {state.units[uid].strength} points",
+            T("{unit} can lose 1 to {n} points", unit=uid, n=state.units[uid].strength),
             f"/losses/{i}/sp",
         )
         planned[uid] = sp
@@ -100,9 +101,17 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
                     state.units[uid].strength, due - sum(planned.get(x, 0) for x in g.units)
                 )
             given = due
-        what = "the reserve infantry" if g.key == "reserve" else f"the blockers of {g.key}"
         require(
-            given == due, "NT-105", f"{what} must lose exactly {due} strength points", "/losses"
+            given == due,
+            "NT-105",
+            T("the reserve infantry must lose exactly {n} strength points", n=due)
+            if g.key == "reserve"
+            else T(
+                "the blockers of {approach} must lose exactly {n} strength points",
+                approach=g.key,
+                n=due,
+            ),
+            "/losses",
         )
     anchors = P.mapping(p, "anchors")
     dests_raw = P.mapping(p, "destinations")
@@ -110,7 +119,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     # R1: reveal; elite retreat commitment (NT-104, NT-120(c), NT-122(c)).
     for u in retreating:
         u.revealed = True
-    ctx.log(f"Retreat from locale {loc}: ", *_faces(retreating))
+    ctx.log(*line(T("Retreat from locale {locale}: {units}"), locale=loc, units=_faces(retreating)))
     commit_elite(ctx, retreating, "retreats")
     lost = 0
     # R2: artillery is eliminated (NT-105); AMB-29: it counts with its remaining strength.
@@ -120,7 +129,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
                 ctx.unit(u.id)
                 lost += u.strength
                 eliminate(ctx, u)
-                ctx.log(U(u.id), " (artillery) is eliminated in the retreat.")
+                ctx.log(*line(T("{unit} (artillery) is eliminated in the retreat."), unit=U(u.id)))
     # R3, R4: approach and reserve-infantry losses.
     with ctx.per_unit():
         for uid, sp in sorted(planned.items()):
@@ -139,7 +148,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
             require(
                 isinstance(raw, str) and raw in {u.id for u in members},
                 "NT-108",
-                f"name the unit that stays with {c.id}",
+                T("name the unit that stays with {commander}", commander=c.id),
                 f"/anchors/{c.id}",
             )
             assert isinstance(raw, str)
@@ -157,14 +166,19 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
         require(
             isinstance(raw, int) and not isinstance(raw, bool) and raw in legal,
             "NT-106",
-            f"{u.id} cannot retreat to {raw!r}; legal: {legal}",
+            T(
+                "{unit} cannot retreat to {target}; legal: {legal}",
+                unit=u.id,
+                target=repr(raw),
+                legal=str(legal),
+            ),
             f"/destinations/{u.id}",
         )
         assert isinstance(raw, int)
         require(
             room[raw] > 0,
             "NT-106",
-            f"locale {raw} has no room left for {u.id}",
+            T("locale {locale} has no room left for {unit}", locale=raw, unit=u.id),
             f"/destinations/{u.id}",
         )
         room[raw] -= 1
@@ -173,7 +187,10 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     require(
         not stranded or all(r <= 0 for r in room.values()),
         "NT-106",
-        f"{stranded[0].id if stranded else ''} has a legal destination with room; give it one",
+        T(
+            "{unit} has a legal destination with room; give it one",
+            unit=stranded[0].id if stranded else "",
+        ),
         "/destinations",
     )
     with ctx.per_unit():
@@ -181,7 +198,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
             ctx.unit(u.id)
             lost += u.strength  # AMB-29
             eliminate(ctx, u)
-            ctx.log(U(u.id), " cannot retreat and is eliminated (NT-107).")
+            ctx.log(*line(T("{unit} cannot retreat and is eliminated (NT-107)."), unit=U(u.id)))
     for u in survivors:
         if u.id in placed:
             u.loc, u.app = placed[u.id], None
@@ -193,8 +210,8 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
             c.loc, c.app = members[0].loc, None
         else:
             c.where, c.loc, c.app = "dead", None, None
-            ctx.log(f"{c.id} is eliminated with his last unit.")
-    ctx.log(f"The retreat from locale {loc} ends.")
+            ctx.log(T("{commander} is eliminated with his last unit.", commander=c.id))
+    ctx.log(T("The retreat from locale {locale} ends.", locale=loc))
     lose_morale(ctx, side, lost, "retreat losses")  # NT-112
 
 

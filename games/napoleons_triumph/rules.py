@@ -116,7 +116,9 @@ class Malformed(Illegal):
 
 def _side_of(state: GameState, role: str) -> str:
     side = state.roles.get(role)
-    require(side is not None, "NT-140", f"{role!r} plays no side in this game", "/role")
+    require(
+        side is not None, "NT-140", T("{role} plays no side in this game", role=repr(role)), "/role"
+    )
     assert side is not None
     return side
 
@@ -126,14 +128,21 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
     require(state.phase != "over", "NT-128", T("the game is over"))
     kind = action.kind
     if action.role == SYSTEM:
-        require(kind == ".deadline", "NT-0", f"the system does not send {kind!r}", "/kind")
+        require(
+            kind == ".deadline",
+            "NT-0",
+            T("the system does not send {kind}", kind=repr(kind)),
+            "/kind",
+        )
         _deadline(ctx)
         return
     require(kind in KNOWN, "NT-0", T("unknown action kind {kind}", kind=repr(kind)), "/kind")
     if kind in NOT_YET:
-        raise Illegal(NOT_YET[kind], f"{kind} is not implemented yet", "/kind")
+        raise Illegal(NOT_YET[kind], T("{kind} is not implemented yet", kind=kind), "/kind")
     if kind in team_engine.TEAM_KINDS and state.team is None:
-        raise Illegal("NT-TEAM-1", f"{kind} belongs to team play (options.team_play)", "/kind")
+        raise Illegal(
+            "NT-TEAM-1", T("{kind} belongs to team play (options.team_play)", kind=kind), "/kind"
+        )
     malformed = schema_errors(kind, action.payload)
     if malformed:
         raise Malformed(malformed)
@@ -167,14 +176,19 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         require(
             side == pending.side,
             "NT-35",
-            f"waiting for the {'French' if pending.side == 'F' else 'Allies'} to answer "
-            f"({pending.kind})",
+            T("waiting for the French to answer ({kind})", kind=pending.kind)
+            if pending.side == "F"
+            else T("waiting for the Allies to answer ({kind})", kind=pending.kind),
             "/kind",
         )
         require(
             kind in answers,
             "NT-35",
-            f"the open decision is {pending.kind}; answer with {' or '.join(sorted(answers))}",
+            T(
+                "the open decision is {kind}; answer with {answers}",
+                kind=pending.kind,
+                answers=" or ".join(sorted(answers)),
+            ),
             "/kind",
         )
         answers[kind].handler(ctx, side, p)
@@ -196,7 +210,7 @@ def _deadline(ctx: Ctx) -> None:
     state = ctx.state
     if state.phase == auction.AUCTION:
         raise Illegal(
-            "NT-134", "the auction has no default; the platform's missed-turn policy applies"
+            "NT-134", T("the auction has no default; the platform's missed-turn policy applies")
         )
     if state.phase.startswith("setup"):
         raise Illegal(
@@ -207,7 +221,12 @@ def _deadline(ctx: Ctx) -> None:
         return
     kind, payload = default_answer(ctx, state.pending)
     side = state.pending.side
-    ctx.log(f"Deadline: the default answer is applied for the {state.pending.kind} decision.")
+    ctx.log(
+        T(
+            "Deadline: the default answer is applied for the {kind} decision.",
+            kind=state.pending.kind,
+        )
+    )
     role = next(r for r, s in state.roles.items() if s == side)
     _dispatch(ctx, Action(role, kind, payload))
 
@@ -221,7 +240,7 @@ def _resign(ctx: Ctx, side: str) -> None:
         "kind": "resignation",
         "reason": f"{'French' if side == 'F' else 'Allies'} resigned",
     }
-    ctx.log(f"The {'French' if side == 'F' else 'Allies'} resign.")
+    ctx.log(T("The French resign.") if side == "F" else T("The Allies resign."))
 
 
 PlanOwner = Callable[[GameState, Pending], str | None]
@@ -269,7 +288,7 @@ class NapoleonsTriumph:
 
     def roles(self, scenario: str, options: Mapping[str, JSON]) -> Sequence[RoleInfo]:
         if auction.enabled(options):  # NT-135: the auction decides who plays which side
-            return tuple(RoleInfo(r, f"Player {r[-1]}") for r in auction.PLAYERS)
+            return tuple(RoleInfo(r, T("Player {n}", n=r[-1])) for r in auction.PLAYERS)
         try:
             roles = roles_of(options)
         except Illegal:  # refused by setup, with its rule (NT-140, NT-TEAM: no team play yet)
@@ -277,7 +296,7 @@ class NapoleonsTriumph:
         if roles != DEFAULT_ROLES:
             return tuple(RoleInfo(r, r, s) for r, s in roles.items())
         return tuple(
-            RoleInfo(r, "Allied army" if s == "AL" else "French army", s)
+            RoleInfo(r, T("Allied army") if s == "AL" else T("French army"), s)
             for r, s in DEFAULT_ROLES.items()
         )
 
@@ -322,20 +341,29 @@ class NapoleonsTriumph:
         waiting = auction.waiting_role(state)
         if waiting is not None:
             role, what = waiting
-            text = "Bid for the choice of side, or pass." if what == "bid" else "Choose your side."
+            text = (
+                T("Bid for the choice of side, or pass.")
+                if what == "bid"
+                else T("Choose your side.")
+            )
             return {role: Prompt(role, dict(AUCTION_PROMPTS[what]), text)}
         if state.phase.startswith("setup"):
             side = state.active
             kind = "allied_setup" if side == "AL" else "french_setup"
             return self._for_side(
-                state, side, {kind: "organise and place your corps"}, "Set up your army."
+                state, side, {kind: T("organise and place your corps")}, T("Set up your army.")
             )
         if state.pending is not None:
             kinds = dict.fromkeys(DECISIONS[state.pending.kind].answers, state.pending.kind)
             return self._for_side(
-                state, state.pending.side, kinds, f"Attack decision: {state.pending.kind}."
+                state,
+                state.pending.side,
+                kinds,
+                T("Attack decision: {kind}.", kind=state.pending.kind),
             )
-        return self._for_side(state, state.active, dict.fromkeys(COMMANDS, "command"), "Your turn.")
+        return self._for_side(
+            state, state.active, dict.fromkeys(COMMANDS, T("command")), T("Your turn.")
+        )
 
     @staticmethod
     def _for_side(
@@ -406,11 +434,18 @@ class NapoleonsTriumph:
             return None
         winner = state.result["winner"]
         winners = tuple(r for r, s in state.roles.items() if s == winner)
-        return Result(
-            winners,
-            f"{'French' if winner == 'F' else 'Allied'} {state.result['kind']} victory",
-            state.result,
-        )
+        kind = state.result["kind"]
+        summary = {
+            ("F", "decisive"): T("French decisive victory"),
+            ("F", "marginal"): T("French marginal victory"),
+            ("F", "resignation"): T("French resignation victory"),
+            ("AL", "decisive"): T("Allied decisive victory"),
+            ("AL", "marginal"): T("Allied marginal victory"),
+            ("AL", "resignation"): T("Allied resignation victory"),
+        }.get((str(winner), str(kind)))
+        if summary is None:  # not a kind of this engine: as it is
+            summary = f"{'French' if winner == 'F' else 'Allied'} {kind} victory"
+        return Result(winners, summary, state.result)
 
     def dump(self, state: GameState) -> JSON:
         return S.dump(state)
@@ -432,7 +467,7 @@ class NapoleonsTriumph:
         try:
             return report(self.view(state, role), self.prompts(state).get(role), self.board(state))
         except Exception as e:  # never raise to the platform (as parse_text)
-            return f"(the report could not be written: {type(e).__name__})\n"
+            return T("(the report could not be written: {error})", error=type(e).__name__) + "\n"
 
     def random_action(self, state: GameState, role: Role, rng: Rng) -> Action | None:
         if self._random_player is None:
@@ -496,12 +531,18 @@ class NapoleonsTriumph:
 
     def payload_errors(self, kind: str, payload: JSON) -> Sequence[Rejection]:
         if kind in NOT_YET:
-            return (Rejection(NOT_YET[kind], f"{kind} is not implemented yet", "/kind"),)
+            return (
+                Rejection(NOT_YET[kind], T("{kind} is not implemented yet", kind=kind), "/kind"),
+            )
         if kind not in PAYLOADS:
             return (
                 Rejection(
                     "unknown_kind",
-                    f"unknown action kind {kind!r}; known: {', '.join(sorted(PAYLOADS))}",
+                    T(
+                        "unknown action kind {kind}; known: {known}",
+                        kind=repr(kind),
+                        known=", ".join(sorted(PAYLOADS)),
+                    ),
                     "/kind",
                 ),
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.core.rng import Rng
 from games.napoleons_triumph import board_data
@@ -81,7 +82,7 @@ def board_name(options: Mapping[str, JSON]) -> str:
     if not isinstance(name, str):
         raise Illegal(
             "NT-19",
-            f"options.board must be a board id, one of {', '.join(SHIPPED)}",
+            T("options.board must be a board id, one of {boards}", boards=", ".join(SHIPPED)),
             "/options/board",
         )
     return name
@@ -95,15 +96,17 @@ def board_of(options: Mapping[str, JSON]) -> Board:
     require(
         isinstance(fragment, bool),
         "NT-19",
-        "options.board_fragment is true or false",
+        T("options.board_fragment is true or false"),
         "/options/board_fragment",
     )
     if "board_data" in options:
         require(
             "board" not in options,
             "NT-19",
-            "give options.board (a shipped board id) or options.board_data (a board as data), "
-            "not both",
+            T(
+                "give options.board (a shipped board id) or options.board_data (a board as data), "
+                "not both"
+            ),
             "/options/board",
         )
         try:
@@ -113,7 +116,7 @@ def board_of(options: Mapping[str, JSON]) -> Board:
     require(
         fragment is False,
         "NT-19",
-        "options.board_fragment applies only to options.board_data",
+        T("options.board_fragment applies only to options.board_data"),
         "/options/board_fragment",
     )
     try:
@@ -132,21 +135,33 @@ def board_for(state: GameState) -> Board:
 
 def check_options(options: Mapping[str, JSON]) -> None:
     for key, value in options.items():
-        require(key in KNOWN_OPTIONS, "NT-19", f"unknown option {key!r}", f"/options/{key}")
+        require(
+            key in KNOWN_OPTIONS,
+            "NT-19",
+            T("unknown option {option}", option=repr(key)),
+            f"/options/{key}",
+        )
         if key in AMB_DEFAULTS:
             require(
                 value == AMB_DEFAULTS[key],
                 "NT-19",
-                f"option {key} = {value!r} is not implemented; only {AMB_DEFAULTS[key]!r} is",
+                T(
+                    "option {option} = {value} is not implemented; only {default} is",
+                    option=key,
+                    value=repr(value),
+                    default=repr(AMB_DEFAULTS[key]),
+                ),
                 f"/options/{key}",
             )
     require(
-        isinstance(options.get("santon", False), bool), "NT-136", "options.santon is true or false"
+        isinstance(options.get("santon", False), bool),
+        "NT-136",
+        T("options.santon is true or false"),
     )
     require(
         isinstance(options.get("team_play", False), bool),
         "NT-TEAM-1",
-        "options.team_play is true or false",
+        T("options.team_play is true or false"),
         "/options/team_play",
     )
     if not team_play(options):
@@ -154,14 +169,17 @@ def check_options(options: Mapping[str, JSON]) -> None:
             require(
                 key not in options,
                 "NT-TEAM-1",
-                f"options.{key} belongs to team play: set options.team_play = true",
+                T(
+                    "options.{option} belongs to team play: set options.team_play = true",
+                    option=key,
+                ),
                 f"/options/{key}",
             )
     balance = options.get("balance")
     require(
         not (team_play(options) and balance == AUCTION),
         "NT-TEAM-45",
-        "team play with the balance auction (a spokesman per team) is not implemented yet",
+        T("team play with the balance auction (a spokesman per team) is not implemented yet"),
         "/options/balance",
     )
     if balance == AUCTION:
@@ -169,8 +187,10 @@ def check_options(options: Mapping[str, JSON]) -> None:
         require(
             "roles" not in options,
             "NT-140",
-            "options.roles cannot be combined with the auction: its winner chooses his side "
-            "(NT-135); team play with the auction (a speaker per team) is not implemented",
+            T(
+                "options.roles cannot be combined with the auction: its winner chooses his side "
+                "(NT-135); team play with the auction (a speaker per team) is not implemented"
+            ),
             "/options/roles",
         )
     elif balance is not None:
@@ -186,8 +206,10 @@ def check_options(options: Mapping[str, JSON]) -> None:
         require(
             ok,
             "NT-133",
-            'options.balance is {"side": "F"|"AL", "reduce": n >= 0} (by agreement) or '
-            '"auction" (NT-134)',
+            T(
+                'options.balance is {agreement} (by agreement) or "auction" (NT-134)',
+                agreement='{"side": "F"|"AL", "reduce": n >= 0}',
+            ),
             "/options/balance",
         )
 
@@ -202,8 +224,10 @@ def roles_of(options: Mapping[str, JSON]) -> dict[str, str]:
     require(
         ok,
         "NT-140",
-        "options.roles maps role ids (letters, digits, '_' or '-', at most 32) to the sides F "
-        "and AL (both)",
+        T(
+            "options.roles maps role ids (letters, digits, '_' or '-', at most 32) to the sides F "
+            "and AL (both)"
+        ),
         "/options/roles",
     )
     assert isinstance(raw, dict)
@@ -213,17 +237,27 @@ def roles_of(options: Mapping[str, JSON]) -> dict[str, str]:
             require(
                 1 <= len(named) <= TEAM_MAX,
                 "NT-TEAM-1",
-                f"a team has 1 to {TEAM_MAX} players; options.roles gives side {side} "
-                f"{len(named)} ({', '.join(named)})",
+                T(
+                    "a team has 1 to {most} players; options.roles gives side {side} {n} ({roles})",
+                    most=TEAM_MAX,
+                    side=side,
+                    n=len(named),
+                    roles=", ".join(named),
+                ),
                 "/options/roles",
             )
             continue
         require(
             len(named) == 1,
             "NT-TEAM",
-            f"team play (rulebook chapter 19, L656-713) is not implemented yet: options.roles "
-            f"gives side {side} {len(named)} roles ({', '.join(named)}); give each side exactly "
-            "one role, or set options.team_play = true",
+            T(
+                "team play (rulebook chapter 19, L656-713) is not implemented yet: options.roles "
+                "gives side {side} {n} roles ({roles}); give each side exactly one role, or set "
+                "options.team_play = true",
+                side=side,
+                n=len(named),
+                roles=", ".join(named),
+            ),
             "/options/roles",
         )
     return {str(k): str(v) for k, v in raw.items()}
@@ -235,7 +269,11 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
     require(
         scenario in board.scenarios,
         "NT-16",
-        f"unknown scenario {scenario!r}; this board has {', '.join(board.scenarios)}",
+        T(
+            "unknown scenario {scenario}; this board has {scenarios}",
+            scenario=repr(scenario),
+            scenarios=", ".join(board.scenarios),
+        ),
         "/scenario",
     )
     sdef = board.scenarios[scenario]
@@ -248,7 +286,7 @@ def new_game(scenario: str, options: Mapping[str, JSON], rng: Rng) -> GameState:
     if isinstance(balance, dict):
         side, reduce = str(balance["side"]), balance["reduce"]
         assert isinstance(reduce, int)
-        require(reduce < morale[side], "NT-135", "a reduction may not bring morale below 1")
+        require(reduce < morale[side], "NT-135", T("a reduction may not bring morale below 1"))
         morale[side] -= reduce
     units: dict[str, Unit] = {}
     for side in (AL, F):

@@ -17,6 +17,7 @@ from functools import cache
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Rejection
 from games.napoleons_triumph.view_schema import DRAFT, VIEW_SCHEMA
 
@@ -558,30 +559,62 @@ def _pointer(parts: object) -> str:
 
 def _rejections(e: ValidationError) -> list[Rejection]:
     where = _pointer(e.absolute_path)
-    field = f"field {str(e.absolute_path[-1])!r}" if e.absolute_path else "the payload"
+    field = repr(str(e.absolute_path[-1])) if e.absolute_path else None
     v, inst, sch = e.validator, e.instance, e.schema
     if v == "additionalProperties" and isinstance(inst, dict) and isinstance(sch, dict):
         props = sch.get("properties")
         known = sorted(props) if isinstance(props, dict) else []
-        allowed = f"; known fields: {', '.join(known)}" if known else ""
         return [
-            Rejection("schema", f"unknown field {k!r}{allowed}", f"{where}/{k}")
+            Rejection(
+                "schema",
+                T(
+                    "unknown field {field}; known fields: {known}",
+                    field=repr(k),
+                    known=", ".join(known),
+                )
+                if known
+                else T("unknown field {field}", field=repr(k)),
+                f"{where}/{k}",
+            )
             for k in sorted(inst)
             if k not in known
         ] or [Rejection("schema", e.message, where)]
     if v == "required" and isinstance(e.validator_value, list) and isinstance(inst, dict):
         return [
-            Rejection("schema", f"field {k!r} is missing", f"{where}/{k}")
+            Rejection("schema", T("field {field} is missing", field=repr(k)), f"{where}/{k}")
             for k in e.validator_value
             if isinstance(k, str) and k not in inst
         ]
     if v == "type":
         want = e.validator_value
         names = " or ".join(want) if isinstance(want, list) else str(want)
-        return [Rejection("schema", f"{field} must be of type {names}", where)]
+        if field is None:
+            return [
+                Rejection("schema", T("the payload must be of type {types}", types=names), where)
+            ]
+        return [
+            Rejection(
+                "schema",
+                T("field {field} must be of type {types}", field=field, types=names),
+                where,
+            )
+        ]
     if v == "enum":
-        return [Rejection("schema", f"{field} must be one of {e.validator_value}", where)]
-    return [Rejection("schema", f"{field}: {e.message}", where)]
+        values = str(e.validator_value)
+        if field is None:
+            return [
+                Rejection("schema", T("the payload must be one of {values}", values=values), where)
+            ]
+        return [
+            Rejection(
+                "schema",
+                T("field {field} must be one of {values}", field=field, values=values),
+                where,
+            )
+        ]
+    if field is None:
+        return [Rejection("schema", T("the payload: {error}", error=e.message), where)]
+    return [Rejection("schema", T("field {field}: {error}", field=field, error=e.message), where)]
 
 
 def schema_errors(kind: str, payload: JSON) -> list[Rejection]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Action, Rejection
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.decisions import text_kind
@@ -44,6 +45,20 @@ MAX_LINE_CHARS = 500  # no order needs more; keeps reading a hostile text cheap
 MOVE_KEYS = frozenset({"to", "by", "via", "blocking", "detach"})
 
 
+EITHER = {  # a destination given twice, by the order's kind word
+    "move": T("a move goes either 'to' a place or 'by road via' places"),
+    "corps move": T("a corps move goes either 'to' a place or 'by road via' places"),
+    "detachment move": T("a detachment move goes either 'to' a place or 'by road via' places"),
+}
+WHERE = {  # no destination
+    "move": T("say where the move goes: 'to <place>' or 'by road via <places>'"),
+    "corps move": T("say where the corps move goes: 'to <place>' or 'by road via <places>'"),
+    "detachment move": T(
+        "say where the detachment move goes: 'to <place>' or 'by road via <places>'"
+    ),
+}
+
+
 def _destination(r: Reader, clauses: Clauses, kind_word: str) -> dict[str, JSON]:
     """`to <position>` or `by road via <places> [blocking ...]` -> the move fields."""
     to = clause_once(clauses, "to")
@@ -51,28 +66,28 @@ def _destination(r: Reader, clauses: Clauses, kind_word: str) -> dict[str, JSON]
     via = clause_once(clauses, "via")
     blocking = clause_once(clauses, "blocking")
     if to is not None and (by is not None or via is not None):
-        raise TextError(f"a {kind_word} goes either 'to' a place or 'by road via' places")
+        raise TextError(EITHER[kind_word])
     if to is not None:
         loc, app = r.position(to, blocking)
         return {"road": False, "to": {"locale": loc, "approach": app}}
     if by is not None:
         if [t.key for t in by] != ["road"]:
-            raise TextError("write 'by road via <places>'")
+            raise TextError(T("write 'by road via <places>'"))
         if via is None:
-            raise TextError("a road move needs 'via <places>'")
+            raise TextError(T("a road move needs 'via <places>'"))
         path = r.places_list(via)
         end_app: str | None = None
         if blocking is not None:
             last = path[-1]
             _, end_app = r.end_at([last], blocking, [Tok(str(last))])
         return {"road": True, "path": list[JSON](path), "end_approach": end_app}
-    raise TextError(f"say where the {kind_word} goes: 'to <place>' or 'by road via <places>'")
+    raise TextError(WHERE[kind_word])
 
 
 def _move(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     head, clauses = split_clauses(toks, MOVE_KEYS - {"detach"})
     if len(head) != 1:
-        raise TextError("write 'move <unit> to <place>' or 'move <unit> by road via <places>'")
+        raise TextError(T("write 'move <unit> to <place>' or 'move <unit> by road via <places>'"))
     return "unit_move", {"unit": r.unit(head), **_destination(r, clauses, "move")}
 
 
@@ -92,7 +107,7 @@ def _detach(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     head, clauses = split_clauses(toks, MOVE_KEYS - {"detach"})
     cid, rest = r.commander_then(head)
     if not rest:
-        raise TextError("write 'detach <commander> <units> to <place>'")
+        raise TextError(T("write 'detach <commander> <units> to <place>'"))
     units = r.listed(rest, r.unit)
     dest = _destination(r, clauses, "detachment move")
     return "detach_move", {"commander": cid, "units": list[JSON](units), **dest}
@@ -105,12 +120,12 @@ def _ride(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     via = clause_once(clauses, "via")
     blocking = clause_once(clauses, "blocking")
     if [t.key for t in head] != ["on"] or (via is None and blocking is None):
-        raise TextError("write 'ride on via <places>' or 'ride on blocking <place>'")
+        raise TextError(T("write 'ride on via <places>' or 'ride on blocking <place>'"))
     path = r.places_list(via) if via is not None else []
     ride = r.ctx.state.ride_on
     here = path[-1] if path else (ride or {}).get("locale")
     if not isinstance(here, int):
-        raise TextError("no ride-on is open: write 'ride on via <places>'")
+        raise TextError(T("no ride-on is open: write 'ride on via <places>'"))
     end_app: str | None = None
     if blocking is not None:
         _, end_app = r.end_at([here], blocking, [Tok(str(here))])
@@ -121,7 +136,7 @@ def _attach(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     head, clauses = split_clauses(toks, frozenset({"to"}))
     to = clause_once(clauses, "to")
     if to is None or len(head) != 1:
-        raise TextError("write 'attach <unit> to <commander>'")
+        raise TextError(T("write 'attach <unit> to <commander>'"))
     return "attach", {"commander": r.commander(to), "unit": r.unit(head)}
 
 
@@ -129,7 +144,7 @@ def _enter(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     head, clauses = split_clauses(toks, frozenset({"at", "via", "blocking"}))
     at = clause_once(clauses, "at")
     if at is None or not head:
-        raise TextError("write 'enter <commander or unit> at <entry> [via <places>]'")
+        raise TextError(T("write 'enter <commander or unit> at <entry> [via <places>]'"))
     entry, entry_loc = r.entry(at)
     via = clause_once(clauses, "via")
     path = r.places_list(via) if via is not None else [entry_loc]
@@ -148,7 +163,7 @@ def _threaten(r: Reader, clauses: Clauses) -> tuple[str, dict[str, JSON]]:
     frm = clause_once(clauses, "from")
     towards = clause_once(clauses, "towards")
     if frm is None or towards is None:
-        raise TextError("write 'attack from <place> towards <place>'")
+        raise TextError(T("write 'attack from <place> towards <place>'"))
     loc, app = r.join(frm, towards)
     guard = clause_once(clauses, "guard")
     payload: dict[str, JSON] = {
@@ -159,8 +174,10 @@ def _threaten(r: Reader, clauses: Clauses) -> tuple[str, dict[str, JSON]]:
     }
     if clause_once(clauses, "starting") is not None or clause_once(clauses, "via") is not None:
         raise TextError(
-            "a threat names only the approach (NT-70); name a road attack's road when you "
-            "announce it: 'feint with unit <unit> by road via <places> block'"
+            T(
+                "a threat names only the approach (NT-70); name a road attack's road when you "
+                "announce it: 'feint with unit <unit> by road via <places> block'"
+            )
         )
     return "threaten", payload
 
@@ -181,15 +198,17 @@ def _commands(r: Reader, clauses: Clauses) -> list[JSON]:
     for key, words in clauses:
         if key == "by":
             if [t.key for t in words] != ["road"] or not cmds:
-                raise TextError("write 'unit <unit> by road via <places>'")
+                raise TextError(T("write 'unit <unit> by road via <places>'"))
             cmds[-1].update({"road": True, "path": []})
         elif key == "via":
             if not cmds or cmds[-1].get("road") is not True:
-                raise TextError("'via' follows 'by road': 'unit <unit> by road via <places>'")
+                raise TextError(T("'via' follows 'by road': 'unit <unit> by road via <places>'"))
             cmds[-1]["path"] = list[JSON](r.places_list(words))
         elif key == "entering":
             if not cmds or cmds[-1]["kind"] not in ("unit_move", "corps_move"):
-                raise TextError("'entering <entry>' follows 'unit <unit>' or 'corps <commander>'")
+                raise TextError(
+                    T("'entering <entry>' follows 'unit <unit>' or 'corps <commander>'")
+                )
             cmds[-1]["entry"] = r.entry(words)[0]
         elif key == "corps":
             cmds.append({"kind": "corps_move", "commander": r.commander(words), "detach": []})
@@ -201,16 +220,16 @@ def _commands(r: Reader, clauses: Clauses) -> list[JSON]:
             cmds.append({"kind": "detach_move", "commander": cid, "units": list[JSON](units)})
         elif key == "detach":
             if not cmds or cmds[-1]["kind"] != "corps_move":
-                raise TextError("'detach' follows 'corps <commander>'")
+                raise TextError(T("'detach' follows 'corps <commander>'"))
             cmds[-1]["detach"] = list[JSON](r.listed(words, r.unit))
     if not cmds:
-        raise TextError("name the attacking command: 'corps <commander>' or 'unit <unit>'")
+        raise TextError(T("name the attacking command: 'corps <commander>' or 'unit <unit>'"))
     return list[JSON](cmds)
 
 
 def _with_clause(clauses: Clauses, form: str) -> Clauses:
     if not clauses or clauses[0][0] != "with" or clauses[0][1]:
-        raise TextError(f"write {form!r}")
+        raise TextError(T("write {form}", form=repr(form)))
     flags = {"wide", "narrow", "artillery", "block", "reserve"}
     for key, words in clauses:
         if key in flags and words:
@@ -230,7 +249,7 @@ def _attack(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
         return _advance_payload(rest, commands)
     keys = [k for k, _ in rest]
     if "wide" in keys and "narrow" in keys:
-        raise TextError("the front is either wide or narrow")
+        raise TextError(T("the front is either wide or narrow"))
     lead = clause_once(rest, "leading")
     target = clause_once(rest, "target")
     return "declare_attack", {
@@ -245,7 +264,9 @@ def _advance_payload(rest: Clauses, commands: list[JSON]) -> tuple[str, dict[str
     keys = {k for k, _ in rest}
     extra = keys - {"corps", "unit", "detachment", "detach", "artillery", *ROAD_KEYS}
     if extra:
-        raise TextError(f"after a vacate the attack takes no {', '.join(sorted(extra))}")
+        raise TextError(
+            T("after a vacate the attack takes no {words}", words=", ".join(sorted(extra)))
+        )
     return "declare_after_vacate", {"commands": commands, "artillery": "artillery" in keys}
 
 
@@ -263,10 +284,10 @@ def _feint(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     keys = {k for k, _ in rest}
     ends = keys & {"block", "reserve"}
     if len(ends) != 1:
-        raise TextError("end the feint with 'block' or 'reserve'")
+        raise TextError(T("end the feint with 'block' or 'reserve'"))
     extra = keys - {"corps", "unit", "detachment", "detach", "block", "reserve", *ROAD_KEYS}
     if extra:
-        raise TextError(f"a feint takes no {', '.join(sorted(extra))}")
+        raise TextError(T("a feint takes no {words}", words=", ".join(sorted(extra))))
     return "declare_feint", {"commands": _commands(r, rest), "end": ends.pop()}
 
 
@@ -275,7 +296,7 @@ def _defend(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     no_extra(head, "defend")
     named = clause_once(clauses, "with")
     if named is None or not clauses or clauses[0][0] != "with":
-        raise TextError("write 'defend with <pieces> [leading <units>]'")
+        raise TextError(T("write 'defend with <pieces> [leading <units>]'"))
     lead = clause_once(clauses, "leading")
     return "defend", {
         "named": list[JSON](r.listed(named, r.piece)),
@@ -288,7 +309,7 @@ def _lead(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     if [t.key for t in toks] == ["none"]:
         return "lead_defense", {"leading": []}
     if not toks:
-        raise TextError("write 'lead <units>' or 'lead none'")
+        raise TextError(T("write 'lead <units>' or 'lead none'"))
     return "lead_defense", {"leading": list[JSON](r.listed(toks, r.unit))}
 
 
@@ -297,7 +318,7 @@ def _counter(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     no_extra(head, "counter")
     units = clause_once(clauses, "with")
     if units is None:
-        raise TextError("write 'counter with <units>' or 'no counter'")
+        raise TextError(T("write 'counter with <units>' or 'no counter'"))
     return "counter", {"units": list[JSON](r.listed(units, r.unit))}
 
 
@@ -309,12 +330,12 @@ def _no(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
         return "counter", {"units": []}
     if what == ["advance"]:  # after a vacate, when the retreat closed every way in (AMB-13)
         return "declare_after_vacate", {"commands": []}
-    raise TextError("write 'no feint', 'no counter' or 'no advance'")
+    raise TextError(T("write 'no feint', 'no counter' or 'no advance'"))
 
 
 def _odd(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     if not toks or toks[0].key not in ("loss", "losses"):
-        raise TextError("write 'odd loss <units>'")
+        raise TextError(T("write 'odd loss <units>'"))
     return "place_odd_loss", {"units": list[JSON](r.listed(toks[1:], r.unit_or_alias))}
 
 
@@ -322,17 +343,19 @@ def _losses(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     rows: list[JSON] = []
     for item in item_list(toks):
         if len(item) != 2 or not item[1].text.isdigit():
-            raise TextError(f"write each loss as '<unit> <points>', not {words_of(item)!r}")
+            raise TextError(
+                T("write each loss as '<unit> <points>', not {words}", words=repr(words_of(item)))
+            )
         rows.append({"unit": r.unit(item[:1]), "sp": int(item[1].text)})
     if not rows:
-        raise TextError("write 'losses <unit> <points>, ...'")
+        raise TextError(T("write 'losses <unit> <points>, ...'"))
     return "assign_losses", {"losses": rows}
 
 
 def _retreat(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     atk = r.ctx.state.attack
     if atk is None:
-        raise TextError("no attack is open: there is nothing to retreat from")
+        raise TextError(T("no attack is open: there is nothing to retreat from"))
     plan = default_plan(r.ctx, atk)
     dests = plan.get("destinations")
     assert isinstance(dests, dict)
@@ -341,7 +364,10 @@ def _retreat(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
         to = clause_once(clauses, "to")
         if to is None or len(head) != 1:
             raise TextError(
-                f"write each destination as '<unit> to <place>', not {words_of(item)!r}"
+                T(
+                    "write each destination as '<unit> to <place>', not {words}",
+                    words=repr(words_of(item)),
+                )
             )
         dests[r.unit(head)] = r.one_place(to)
     return "retreat_plan", plan
@@ -352,17 +378,22 @@ def _anchor(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     for item in item_list(toks):
         cid, rest = r.commander_then(item)
         if len(rest) != 1:
-            raise TextError(f"write each anchor as '<commander> <unit>', not {words_of(item)!r}")
+            raise TextError(
+                T(
+                    "write each anchor as '<commander> <unit>', not {words}",
+                    words=repr(words_of(item)),
+                )
+            )
         anchors[cid] = r.unit(rest)
     if not anchors:
-        raise TextError("write 'anchor <commander> <unit>'")
+        raise TextError(T("write 'anchor <commander> <unit>'"))
     return "choose_anchor", {"anchors": anchors}
 
 
 def _hold(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     kind = text_kind(r.ctx.state.pending, "hold", "hold")  # hold or feint_hold
     if not toks:
-        raise TextError("write 'hold <pieces>'")
+        raise TextError(T("write 'hold <pieces>'"))
     return kind, {"pieces": list[JSON](r.listed(toks, r.piece))}
 
 
@@ -371,7 +402,7 @@ def _end(r: Reader, toks: list[Tok]) -> tuple[str, dict[str, JSON]]:
     if words in (["part"], ["my", "part"]):  # team play: NT-TEAM-32
         return "end_part", {}
     if words not in (["turn"], ["of", "turn"]):
-        raise TextError("write 'end turn'")
+        raise TextError(T("write 'end turn'"))
     return "end_turn", {}
 
 
@@ -413,8 +444,12 @@ def read_line(r: Reader, line: str) -> tuple[str, dict[str, JSON]]:
         raise suggest(
             verb,
             {v: v for v in ORDERS},
-            f"{toks[0].text!r} is not an order",
-            f"; an order starts with one of: {', '.join(ORDERS)}",
+            T("{word} is not an order", word=repr(toks[0].text)),
+            T(
+                "{word} is not an order; an order starts with one of: {orders}",
+                word=repr(toks[0].text),
+                orders=", ".join(ORDERS),
+            ),
         )
     return order(r, toks[1:])
 
@@ -443,11 +478,13 @@ def auction_line(line: str) -> tuple[str, dict[str, JSON]]:
         return "auction_pass", {}
     if len(words) == 2 and words[0] == "bid":
         if not words[1].isdigit() or len(words[1]) > 4:
-            raise TextError(f"{words[1][:20]!r} is not a bid; write a whole number, e.g. bid 3")
+            raise TextError(
+                T("{word} is not a bid; write a whole number, e.g. bid 3", word=repr(words[1][:20]))
+            )
         return "auction_bid", {"amount": int(words[1])}
     if len(words) == 2 and words[0] == "side" and words[1] in SIDE_WORDS:
         return "auction_choose_side", {"side": SIDE_WORDS[words[1]]}
-    raise TextError("during the auction an order is 'bid <n>', 'pass' or 'side french|allies'")
+    raise TextError(T("during the auction an order is 'bid <n>', 'pass' or 'side french|allies'"))
 
 
 def parse_orders(ctx: Ctx, role: str, text: str) -> list[Action] | Rejection:
@@ -459,10 +496,10 @@ def parse_orders(ctx: Ctx, role: str, text: str) -> list[Action] | Rejection:
             try:
                 orders.append(Action(role, *auction_line(line)))
             except TextError as e:
-                return Rejection(RULE, f"line {n}: {e}", f"/line/{n}")
-        return orders or Rejection(RULE, "the text holds no order", "/")
+                return Rejection(RULE, T("line {n}: {error}", n=n, error=e), f"/line/{n}")
+        return orders or Rejection(RULE, T("the text holds no order"), "/")
     if side is None:
-        return Rejection("NT-140", f"{role!r} plays no side in this game", "/role")
+        return Rejection("NT-140", T("{role} plays no side in this game", role=repr(role)), "/role")
     if ctx.state.phase in SETUP_PHASES and ctx.state.team is None:  # one set-up (text_setup)
         return setup_orders(Reader(ctx, side), role, _lines(text))
     r = Reader(ctx, side)
@@ -470,7 +507,9 @@ def parse_orders(ctx: Ctx, role: str, text: str) -> list[Action] | Rejection:
     for n, line in _lines(text):
         if len(line) > MAX_LINE_CHARS:  # the name look-ups grow with the square of a line
             return Rejection(
-                RULE, f"line {n}: longer than {MAX_LINE_CHARS} characters", f"/line/{n}"
+                RULE,
+                T("line {n}: longer than {most} characters", n=n, most=MAX_LINE_CHARS),
+                f"/line/{n}",
             )
         try:
             if is_team_line(line):  # ORDER <rank>: ..., NO ORDER <rank>, SEAL (team digest 3.8)
@@ -478,12 +517,12 @@ def parse_orders(ctx: Ctx, role: str, text: str) -> list[Action] | Rejection:
             else:
                 kind, payload = read_line(r, line)
         except TextError as e:
-            return Rejection(RULE, f"line {n}: {e}", f"/line/{n}")
+            return Rejection(RULE, T("line {n}: {error}", n=n, error=e), f"/line/{n}")
         except OrderLineError as e:
-            return Rejection(e.rule, f"line {n}: {e.message}", f"/line/{n}")
+            return Rejection(e.rule, T("line {n}: {error}", n=n, error=e.message), f"/line/{n}")
         actions.append(Action(role, kind, payload))
     if not actions:
-        return Rejection(RULE, "the text holds no order", "/")
+        return Rejection(RULE, T("the text holds no order"), "/")
     return actions
 
 
@@ -491,4 +530,6 @@ def parse_text(ctx: Ctx, role: str, text: str) -> Sequence[Action] | Rejection:
     try:
         return parse_orders(ctx, role, text)
     except Exception as e:  # never raise to the platform: a bug becomes a form error
-        return Rejection(RULE, f"the orders could not be read ({type(e).__name__})", "/")
+        return Rejection(
+            RULE, T("the orders could not be read ({error})", error=type(e).__name__), "/"
+        )

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from games.core.i18n import T
 from games.napoleons_triumph.board import normalise_name
 from games.napoleons_triumph.context import Ctx, unit_alias
 from games.napoleons_triumph.state import MAP
@@ -66,12 +67,16 @@ def squash(s: str) -> str:
     return "".join(ch for ch in normalise_name(s) if ch.isalnum())
 
 
-def suggest(word: str, choices: dict[str, str], what: str, otherwise: str = "") -> TextError:
-    """`choices`: normal form -> the name shown to the player (listed once, closest first)."""
+def suggest(
+    word: str, choices: dict[str, str], what: str, otherwise: str | None = None
+) -> TextError:
+    """`choices`: normal form -> the name shown to the player (listed once, closest first).
+    `what` with the closest names; `otherwise` (default `what`) when no name is close."""
     close = difflib.get_close_matches(word, list(choices), n=8, cutoff=0.6)
     shown = list(dict.fromkeys(choices[c] for c in close))[:5]
-    hint = f"; did you mean {', '.join(shown)}?" if shown else otherwise
-    return TextError(f"{what}{hint}")
+    if shown:
+        return TextError(T("{error}; did you mean {names}?", error=what, names=", ".join(shown)))
+    return TextError(what if otherwise is None else otherwise)
 
 
 def split_clauses(toks: Sequence[Tok], keywords: frozenset[str]) -> tuple[list[Tok], Clauses]:
@@ -102,13 +107,19 @@ def item_list(toks: Sequence[Tok]) -> list[list[Tok]]:
 def clause_once(clauses: Clauses, key: str) -> list[Tok] | None:
     found = [words for k, words in clauses if k == key]
     if len(found) > 1:
-        raise TextError(f"'{key}' is given twice")
+        raise TextError(T("'{word}' is given twice", word=key))
     return found[0] if found else None
 
 
 def no_extra(toks: Sequence[Tok], after: str) -> None:
     if toks:
-        raise TextError(f"unexpected words {words_of(toks)!r} after {after!r}")
+        raise TextError(
+            T(
+                "unexpected words {words} after {after}",
+                words=repr(words_of(toks)),
+                after=repr(after),
+            )
+        )
 
 
 # ----------------------------------------------------------------------------- the reader
@@ -151,11 +162,11 @@ class Reader:
         """Candidate locales for a place (one unless the toponym names several)."""
         text = words_of(toks)
         if not toks:
-            raise TextError("a place is missing")
+            raise TextError(T("a place is missing"))
         if len(toks) == 1 and toks[0].text.isdigit():
             n = int(toks[0].text)
             if n not in self.ctx.board.locales:
-                raise TextError(f"there is no locale {n} on this board")
+                raise TextError(T("there is no locale {locale} on this board", locale=n))
             return [n]
         norm = normalise_name(text)
         topo = self.ctx.board.toponym_index().get(norm)
@@ -164,7 +175,7 @@ class Reader:
         key = normalise_name(text.replace("_", " ").replace("-", " "))
         if key in self.keys:
             return [self.keys[key]]
-        raise suggest(norm, self.places, f"{text!r} is not a known place")
+        raise suggest(norm, self.places, T("{place} is not a known place", place=repr(text)))
 
     def one_place(self, toks: Sequence[Tok]) -> int:
         locs = self.place(toks)
@@ -175,7 +186,11 @@ class Reader:
     def _ambiguous(self, toks: Sequence[Tok], locs: Sequence[int]) -> str:
         board = self.ctx.board
         each = ", ".join(f"{x} ({board.locales[x].key})" for x in locs)
-        return f"{words_of(toks)!r} names locales {each}; write the locale number"
+        return T(
+            "{place} names locales {locales}; write the locale number",
+            place=repr(words_of(toks)),
+            locales=each,
+        )
 
     def places_list(self, toks: Sequence[Tok]) -> list[int]:
         """A path: places separated by commas (or blanks, when each word is a place)."""
@@ -188,7 +203,7 @@ class Reader:
                     raise
                 out.extend(self.one_place([t]) for t in item)
         if not out:
-            raise TextError("the road path lists no locale")
+            raise TextError(T("the road path lists no locale"))
         return out
 
     def approach_id(self, toks: Sequence[Tok]) -> str | None:
@@ -210,12 +225,18 @@ class Reader:
         """The locale among `locs` and the approach it blocks; the pair decides an ambiguity."""
         board = self.ctx.board
         if not blocking:
-            raise TextError("'blocking' needs a place or an approach id")
+            raise TextError(T("'blocking' needs a place or an approach id"))
         app = self.approach_id(blocking)
         if app is not None:
             fits = [x for x in locs if app in board.approaches_of(x)]
             if not fits:
-                raise TextError(f"{app} is not an approach of {words_of(dest)}")
+                raise TextError(
+                    T(
+                        "{approach} is not an approach of {place}",
+                        approach=app,
+                        place=words_of(dest),
+                    )
+                )
             if len(fits) > 1:
                 raise TextError(self._ambiguous(dest, fits))
             return fits[0], app
@@ -224,7 +245,13 @@ class Reader:
             {(a, b, ap) for a in locs for b in towards if (ap := board.between(a, b)) is not None}
         )
         if not pairs:
-            raise TextError(f"{words_of(dest)} and {words_of(blocking)} are not adjacent")
+            raise TextError(
+                T(
+                    "{place} and {other} are not adjacent",
+                    place=words_of(dest),
+                    other=words_of(blocking),
+                )
+            )
         if len({(a, ap) for a, _, ap in pairs}) > 1:
             where = self._ambiguous(dest, locs) if len(locs) > 1 else ""
             there = self._ambiguous(blocking, towards) if len(towards) > 1 else ""
@@ -240,24 +267,28 @@ class Reader:
     def unit(self, toks: Sequence[Tok]) -> str:
         text = words_of(toks)
         if not toks:
-            raise TextError("a unit id is missing")
+            raise TextError(T("a unit id is missing"))
         uid = self.units.get(text.casefold())
         if uid is None:
             raise suggest(
                 text.casefold(),
                 dict(self.units),
-                f"{text!r} is not one of your units",
+                T("{unit} is not one of your units", unit=repr(text)),
             )
         return uid
 
     def commander(self, toks: Sequence[Tok]) -> str:
         text = words_of(toks)
         if not toks:
-            raise TextError("a commander is missing")
+            raise TextError(T("a commander is missing"))
         cid = self.commanders.get(squash(text))
         if cid is None:
             names = {k: v for k, v in self.piece_names.items() if k in self.commanders}
-            raise suggest(squash(text), names, f"{text!r} is not one of your commanders")
+            raise suggest(
+                squash(text),
+                names,
+                T("{commander} is not one of your commanders", commander=repr(text)),
+            )
         return cid
 
     def piece(self, toks: Sequence[Tok]) -> str:
@@ -271,13 +302,15 @@ class Reader:
         choices = {k.casefold(): k for k in self.units.values()}
         choices.update({k: v for k, v in self.piece_names.items() if k in self.commanders})
         probe = squash(text) if squash(text) in choices else text.casefold()
-        raise suggest(probe, choices, f"{text!r} is not one of your units or commanders")
+        raise suggest(
+            probe, choices, T("{piece} is not one of your units or commanders", piece=repr(text))
+        )
 
     def listed(self, toks: Sequence[Tok], one: Callable[[Sequence[Tok]], str]) -> list[str]:
         """Pieces separated by commas or 'and' (or blanks when every word is a piece); at least
         one (an empty list is written by leaving the clause out, or 'no counter')."""
         if not item_list(toks):
-            raise TextError("a list of pieces is empty")
+            raise TextError(T("a list of pieces is empty"))
         out: list[str] = []
         for item in item_list(toks):
             try:
@@ -316,7 +349,9 @@ class Reader:
         if uid is None:
             shown = {k: unit_alias(self.ctx.state, self.side, v) for k, v in names.items()}
             raise suggest(
-                text.casefold(), shown, f"{text!r} is not the alias of an enemy unit on the map"
+                text.casefold(),
+                shown,
+                T("{alias} is not the alias of an enemy unit on the map", alias=repr(text)),
             )
         return unit_alias(self.ctx.state, self.side, uid)  # the engine takes enemy aliases
 
@@ -331,7 +366,9 @@ class Reader:
         shown = {k: unit_alias(self.ctx.state, self.side, v) for k, v in names.items()}
         shown.update(self.units)
         raise suggest(
-            text.casefold(), shown, f"{text!r} is neither your unit nor an enemy unit's alias"
+            text.casefold(),
+            shown,
+            T("{unit} is neither your unit nor an enemy unit's alias", unit=repr(text)),
         )
 
     def entry(self, toks: Sequence[Tok]) -> tuple[str, int]:
@@ -339,7 +376,9 @@ class Reader:
         e = self.entries.get(text.casefold())
         if e is None:
             mine = {k: v.id for k, v in self.entries.items() if v.side == self.side}
-            raise suggest(text.casefold(), mine, f"{text!r} is not an entry area")
+            raise suggest(
+                text.casefold(), mine, T("{entry} is not an entry area", entry=repr(text))
+            )
         return e.id, e.locale
 
 
@@ -348,4 +387,4 @@ def first_error(one: Callable[[Sequence[Tok]], str], item: Sequence[Tok]) -> str
         one(item)
     except TextError as e:
         return str(e)
-    return f"cannot read {words_of(item)!r}"
+    return T("cannot read {words}", words=repr(words_of(item)))

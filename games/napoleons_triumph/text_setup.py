@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Action, Rejection
 from games.napoleons_triumph.state import AL, F
 from games.napoleons_triumph.text_reader import (
@@ -52,7 +53,7 @@ def _corps(r: Reader, toks: list[Tok]) -> dict[str, JSON]:
     """`corps <commander>[:] <units> [blocking ...] [off map]`; the colon is optional."""
     colons = [i for i, t in enumerate(toks) if t.text == ":"]
     if len(colons) > 1:
-        raise TextError("write one ':' between the commander and his units")
+        raise TextError(T("write one ':' between the commander and his units"))
     if colons:
         name, clauses = split_clauses(toks[: colons[0]], CORPS_KEYS)
         cid = r.commander(name)
@@ -78,7 +79,7 @@ def _off_map(clauses: Clauses) -> bool:
     if words is None:
         return False
     if [t.key for t in words] != ["map"]:
-        raise TextError("write 'off map' for a corps that starts off the map")
+        raise TextError(T("write 'off map' for a corps that starts off the map"))
     return True
 
 
@@ -89,7 +90,12 @@ def _approach(r: Reader, cid: str, blocking: Sequence[Tok]) -> str:
         app = r.approach_id(blocking)
         if app is None:
             name = r.ctx.board.commanders[cid].name
-            raise TextError(f"{name} has no set-up locale on this board: he blocks nothing")
+            raise TextError(
+                T(
+                    "{commander} has no set-up locale on this board: he blocks nothing",
+                    commander=name,
+                )
+            )
         return app
     name = r.ctx.board.commanders[cid].name
     return r.end_at([home], blocking, [Tok(f"{name}'s set-up locale {home}")])[1]
@@ -99,7 +105,7 @@ def _detachment(r: Reader, toks: list[Tok]) -> dict[str, JSON]:
     head, clauses = split_clauses(toks, frozenset({"at", "blocking"}))
     at = clause_once(clauses, "at")
     if at is None or len(head) != 1:
-        raise TextError("write 'detachment <unit> at <place> [blocking <place>]'")
+        raise TextError(T("write 'detachment <unit> at <place> [blocking <place>]'"))
     loc, app = r.position(at, clause_once(clauses, "blocking"))
     return {"unit": r.unit(head), "position": {"locale": loc, "approach": app}}
 
@@ -110,7 +116,7 @@ def _battery_words(toks: list[Tok]) -> tuple[list[Tok], list[Tok] | None] | None
         return None
     head, clauses = split_clauses(toks, frozenset({"blocking"}))
     if len(head) != 1:
-        raise TextError("write 'battery <unit> [blocking <place>]' or 'battery none'")
+        raise TextError(T("write 'battery <unit> [blocking <place>]' or 'battery none'"))
     return head, clause_once(clauses, "blocking")
 
 
@@ -127,7 +133,9 @@ def _battery(
     if loc is None:
         app = r.approach_id(blocking)
         if app is None:
-            raise TextError(f"{uid} is in no corps on the map here: write the approach id")
+            raise TextError(
+                T("{unit} is in no corps on the map here: write the approach id", unit=uid)
+            )
         return {"unit": uid, "approach": app}
     return {"unit": uid, "approach": r.end_at([loc], blocking, [Tok(f"{uid}'s locale {loc}")])[1]}
 
@@ -160,9 +168,13 @@ def _verb(toks: list[Tok], side: str) -> tuple[str, list[Tok]]:
         known |= {"detachment": "detachment", "battery": "battery"}
     if verb not in known:
         if side == AL and verb in ("detachment", "battery", "detach"):
-            raise TextError("only the French set up detachments and a fixed battery (NT-23, NT-24)")
-        err = suggest(verb, known, f"{toks[0].text!r} is not a set-up order")
-        raise TextError(f"{err}; during the set-up a line is {FORMS[side]}")
+            raise TextError(
+                T("only the French set up detachments and a fixed battery (NT-23, NT-24)")
+            )
+        err = suggest(verb, known, T("{word} is not a set-up order", word=repr(toks[0].text)))
+        raise TextError(
+            T("{error}; during the set-up a line is {forms}", error=err, forms=FORMS[side])
+        )
     return verb, toks[1:]
 
 
@@ -176,16 +188,20 @@ def setup_orders(
     """The one set-up action of `r.side` read from the order lines (number, text); a form error
     names its line. Never raises on any text (only on a bug, which `parse_text` catches)."""
     if not lines:
-        return Rejection(RULE, "the text holds no order", "/")
+        return Rejection(RULE, T("the text holds no order"), "/")
     if len(lines) > MAX_LINES:
         n = lines[MAX_LINES][0]
-        return Rejection(RULE, f"line {n}: a set-up has at most {MAX_LINES} lines", f"/line/{n}")
+        return Rejection(
+            RULE,
+            T("line {n}: a set-up has at most {most} lines", n=n, most=MAX_LINES),
+            f"/line/{n}",
+        )
     items: dict[str, list[JSON]] = {"corps": [], "detachments": []}
     battery: tuple[int, tuple[list[Tok], list[Tok] | None] | None] | None = None
     for n, line in lines:
         try:
             if len(line) > MAX_LINE_CHARS:
-                raise TextError(f"the line is longer than {MAX_LINE_CHARS} characters")
+                raise TextError(T("the line is longer than {most} characters", most=MAX_LINE_CHARS))
             verb, toks = _verb(_split_colon(line), r.side)
             if verb == "corps":
                 items["corps"].append(_corps(r, toks))
@@ -193,10 +209,12 @@ def setup_orders(
                 items["detachments"].append(_detachment(r, toks))
             else:
                 if battery is not None:
-                    raise TextError(f"the fixed battery is already given on line {battery[0]}")
+                    raise TextError(
+                        T("the fixed battery is already given on line {n}", n=battery[0])
+                    )
                 battery = (n, _battery_words(toks))
         except TextError as e:
-            return Rejection(RULE, f"line {n}: {e}", f"/line/{n}")
+            return Rejection(RULE, T("line {n}: {error}", n=n, error=e), f"/line/{n}")
     payload: dict[str, JSON] = {"corps": items["corps"]}
     if r.side == F:
         payload["detachments"] = items["detachments"]
@@ -205,5 +223,5 @@ def setup_orders(
         try:
             payload["fixed_battery"] = None if words is None else _battery(r, words, items)
         except TextError as e:
-            return Rejection(RULE, f"line {n}: {e}", f"/line/{n}")
+            return Rejection(RULE, T("line {n}: {error}", n=n, error=e), f"/line/{n}")
     return [Action(role, KINDS[r.side], payload)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.morale import night_recovery
 from games.napoleons_triumph.state import AL, MAP, F, TurnBook
@@ -28,11 +29,19 @@ def start_turn(ctx: Ctx, side: str) -> None:
     for c in state.commanders.values():
         c.commands, c.arrived = 0, False
     rd = ctx.board.scenarios[state.scenario].rounds[state.round - 1]
-    when = "night" if rd.night else f"{rd.hour}:00"
-    ctx.log(
-        f"Round {state.round} (day {rd.day}, {when}): "
-        f"the {'Allied' if side == AL else 'French'} turn."
-    )
+    when = {"round": state.round, "day": rd.day, "hour": f"{rd.hour}:00"}
+    if rd.night:
+        ctx.log(
+            T("Round {round} (day {day}, night): the Allied turn.", **when)
+            if side == AL
+            else T("Round {round} (day {day}, night): the French turn.", **when)
+        )
+    else:
+        ctx.log(
+            T("Round {round} (day {day}, {hour}): the Allied turn.", **when)
+            if side == AL
+            else T("Round {round} (day {day}, {hour}): the French turn.", **when)
+        )
 
 
 def start_game(ctx: Ctx) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from games.core.i18n import T
 from games.napoleons_triumph.context import Ctx
 from games.napoleons_triumph.payload import jlist
 from games.napoleons_triumph.pieces import corps_units, occupant
@@ -30,7 +31,11 @@ def decisive(ctx: Ctx, loser: str) -> None:
         "reason": f"{'French' if loser == F else 'Allied'} morale reached 0",
     }
     _reveal_everything(ctx)
-    ctx.log(f"{'The French' if winner == F else 'The Allies'} win a decisive victory (NT-128).")
+    ctx.log(
+        T("The French win a decisive victory (NT-128).")
+        if winner == F
+        else T("The Allies win a decisive victory (NT-128).")
+    )
 
 
 def controls(ctx: Ctx, side: str, loc: int) -> bool:
@@ -99,4 +104,8 @@ def finish_game(ctx: Ctx) -> None:
         },
         "reinforcements_entered": state.reinforcements_entered,
     }
-    ctx.log(f"{'The French' if winner == F else 'The Allies'} win a marginal victory (NT-129).")
+    ctx.log(
+        T("The French win a marginal victory (NT-129).")
+        if winner == F
+        else T("The Allies win a marginal victory (NT-129).")
+    )

@@ -7,6 +7,7 @@ units commit at its end (NT-120, NT-122); the combat follows (`resolution`).
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph import road_attack
@@ -26,7 +27,7 @@ from games.napoleons_triumph.attack.common import (
 )
 from games.napoleons_triumph.attack.resolution import preliminary
 from games.napoleons_triumph.commands import MovePlan
-from games.napoleons_triumph.context import Ctx, U, resolve
+from games.napoleons_triumph.context import Ctx, U, line, resolve
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.morale import commit_elite
 from games.napoleons_triumph.movement import entry_barred, pieces_of
@@ -44,24 +45,28 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     require(
         len(attackers) <= cap,
         "NT-81",
-        f"the attacking units could not advance: locale {atk.def_locale} holds at most {cap}",
+        T(
+            "the attacking units could not advance: locale {locale} holds at most {capacity}",
+            locale=atk.def_locale,
+            capacity=cap,
+        ),
         "/commands",
     )
     if atk.guard_attack:
         require(
             atk.guard_shown in attackers,
             "NT-124",
-            "the Guard shown must attack (AMB-31)",
+            T("the Guard shown must attack (AMB-31)"),
             "/commands",
         )
     aside = att_side_of(ctx, atk)
     width_s = P.string(p, "width", required=False) or "narrow"
-    require(width_s in ("narrow", "wide"), "NT-82", "width is 'narrow' or 'wide'", "/width")
+    require(width_s in ("narrow", "wide"), "NT-82", T("width is 'narrow' or 'wide'"), "/width")
     width = 2 if width_s == "wide" else 1
     require(
         width <= aside.width,
         "NT-82",
-        "across a narrow attack approach the front is narrow",
+        T("across a narrow attack approach the front is narrow"),
         "/width",
     )
     target_ref = P.string(p, "target", required=False)  # the attacker names it by its alias
@@ -70,25 +75,33 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             target in atk.def_leading,
             "NT-82",
-            "with a narrow front against two leading units, pick one as the target (its alias)",
+            T("with a narrow front against two leading units, pick one as the target (its alias)"),
             "/target",
         )
     else:
         require(
             target is None,
             "NT-82",
-            "a target is picked only with a narrow front against two",
+            T("a target is picked only with a narrow front against two"),
             "/target",
         )
     leading = P.strings(p, "leading")
-    check_batteries_lead(plans, leading, "", "/leading")
+    check_batteries_lead(
+        plans,
+        leading,
+        T("two artillery Unit Moves combine only when both batteries lead the attack"),
+        "/leading",
+    )
     check_att_leading(ctx, atk, plans, attackers, leading, width)
     for uid in attackers:
         require(
             not state.units[uid].fixed or uid in leading,
             "NT-24",
-            f"{uid} is the fixed battery: it never moves, so it attacks only leading an "
-            "artillery attack",
+            T(
+                "{unit} is the fixed battery: it never moves, so it attacks only leading an "
+                "artillery attack",
+                unit=uid,
+            ),
             "/leading",
         )
     check_move_in(ctx, atk, plans, leading)
@@ -104,13 +117,32 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     atk.artillery = bool(leading) and all(state.units[u].type == "ART" for u in leading)
     for uid in atk.att_leading:
         state.units[uid].revealed = True  # NT-85
+    if target and atk.artillery:
+        template = T(
+            "Attack {attack}: declared by {units}; {width} front; leading {leading} against "
+            "{target} (artillery attack)."
+        )
+    elif target:
+        template = T(
+            "Attack {attack}: declared by {units}; {width} front; leading {leading} against "
+            "{target}."
+        )
+    elif atk.artillery:
+        template = T(
+            "Attack {attack}: declared by {units}; {width} front; leading {leading} "
+            "(artillery attack)."
+        )
+    else:
+        template = T("Attack {attack}: declared by {units}; {width} front; leading {leading}.")
     ctx.log(
-        f"Attack {atk.id}: declared by ",
-        *names(atk.attackers),
-        f"; {width_s} front; leading ",
-        *names(atk.att_leading, face=True),
-        *((" against ", U(target, face=True)) if target else ()),
-        " (artillery attack)." if atk.artillery else ".",
+        *line(
+            template,
+            attack=atk.id,
+            units=names(atk.attackers),
+            width=width_s,
+            leading=names(atk.att_leading, face=True),
+            target=U(target, face=True) if target else "",
+        )
     )
     if atk.artillery:
         state.last_artillery[art_key(atk)] = state.round
@@ -133,13 +165,19 @@ def check_move_in(ctx: Ctx, atk: Attack, plans: list[MovePlan], leading: list[st
     require(
         rule is None,
         rule or "NT-54",
-        f"if it won, this attack would have to advance into locale {atk.def_locale}, which "
-        + (
-            "a corps marched through by road this turn: no other piece may enter it"
-            if rule == "NT-54"
-            else "was won by attack this turn: no other piece may enter it"
+        T(
+            "if it won, this attack would have to advance into locale {locale}, which a corps "
+            "marched through by road this turn: no other piece may enter it; only an artillery "
+            "attack (the guns stay) can be made",
+            locale=atk.def_locale,
         )
-        + "; only an artillery attack (the guns stay) can be made",
+        if rule == "NT-54"
+        else T(
+            "if it won, this attack would have to advance into locale {locale}, which was won by "
+            "attack this turn: no other piece may enter it; only an artillery attack (the guns "
+            "stay) can be made",
+            locale=atk.def_locale,
+        ),
         "/commands",
     )
 
@@ -157,22 +195,24 @@ def check_att_leading(
     require(
         len(leading) <= width,
         "NT-83",
-        f"at most {width} attack leading unit(s) with this front",
+        T("at most {n} attack leading unit(s) with this front", n=width),
         "/leading",
     )
     for uid in leading:
-        require(uid in attackers, "NT-83", f"{uid} is not an attacking unit", "/leading")
+        require(
+            uid in attackers, "NT-83", T("{unit} is not an attacking unit", unit=uid), "/leading"
+        )
         u = state.units[uid]
         require(
             not (u.type in ("INF", "GUARD", "CAV") and u.strength == 1),
             "NT-83",
-            f"{uid} has strength 1 and cannot lead",
+            T("{unit} has strength 1 and cannot lead", unit=uid),
             "/leading",
         )
         require(
             not (u.type == "CAV" and dside.obstructed),
             "NT-69",
-            "cavalry cannot lead across an obstructed defense approach",
+            T("cavalry cannot lead across an obstructed defense approach"),
             "/leading",
         )
     units = [state.units[u] for u in leading]
@@ -180,7 +220,7 @@ def check_att_leading(
         require(
             same_type(units[0], units[1], guard_with_inf=False),
             "NT-83",
-            "two leading units must be of the same type (Guard and infantry do not mix, NT-123)",
+            T("two leading units must be of the same type (Guard and infantry do not mix, NT-123)"),
             "/leading",
         )
     if any(u.type == "ART" for u in units):
@@ -189,6 +229,6 @@ def check_att_leading(
         require(
             any(u.type == "GUARD" for u in units),
             "NT-125",
-            "a Guard attack is led by Guard",
+            T("a Guard attack is led by Guard"),
             "/leading",
         )

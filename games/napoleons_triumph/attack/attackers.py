@@ -8,6 +8,7 @@ vacate (NT-75).
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.attack.common import santon_battery
@@ -27,7 +28,7 @@ from games.napoleons_triumph.state import Attack, Unit
 
 def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> list[MovePlan]:
     """NT-65, NT-66, NT-81: the command(s) that carry out an attack, checked but not yet spent."""
-    require(bool(raw), "NT-81", "declare at least one command", "/commands")
+    require(bool(raw), "NT-81", T("declare at least one command"), "/commands")
     plans: list[MovePlan] = []
     used: set[str] = set()
     for i, spec in enumerate(raw):
@@ -36,27 +37,29 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
         require(
             kind in ("corps_move", "detach_move", "unit_move"),
             "NT-81",
-            f"{kind!r} cannot carry out an attack",
+            T("{kind} cannot carry out an attack", kind=repr(kind)),
             f"{path}/kind",
         )
         require(
             not P.boolean(spec, "road", path),
             "NT-76",
-            "a road attack must be declared a feint in step (3); it moves in only when the "
-            "defender vacates (NT-75)",
+            T(
+                "a road attack must be declared a feint in step (3); it moves in only when the "
+                "defender vacates (NT-75)"
+            ),
             f"{path}/road",
         )
         require(
             spec.get("path") is None,
             "NT-68",
-            "a path is named only by the command of a road attack (road: true)",
+            T("a path is named only by the command of a road attack (road: true)"),
             f"{path}/path",
         )
         plan = plan_move(ctx, atk.attacker, kind, spec, path, allow_fixed=True)
         require(
             plan.commander is None or plan.commander not in used,
             "NT-37",
-            f"{plan.commander} gives only one command here",
+            T("{commander} gives only one command here", commander=plan.commander),
             path,
         )
         if plan.commander:
@@ -65,7 +68,7 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
         require(
             ok,
             "NT-65",
-            "attacking pieces stand in the attack reserve or block the attack approach",
+            T("attacking pieces stand in the attack reserve or block the attack approach"),
             path,
         )
         plans.append(plan)
@@ -84,7 +87,7 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
         require(
             corps_ok or art_ok,
             "NT-66",
-            "only Corps Moves from one position, or two blocking artillery Unit Moves, combine",
+            T("only Corps Moves from one position, or two blocking artillery Unit Moves, combine"),
             "/commands",
         )
     # Each command counts against the limits (NT-66): check the totals together.
@@ -93,7 +96,7 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
     require(
         ctx.state.turn.independent_used + indep <= INDEPENDENT_LIMIT[side],
         "NT-38",
-        "not enough independent commands left for this attack",
+        T("not enough independent commands left for this attack"),
         "/commands",
     )
     if side == "AL":
@@ -101,22 +104,27 @@ def plan_attack_commands(ctx: Ctx, atk: Attack, raw: list[dict[str, JSON]]) -> l
         require(
             ctx.state.turn.corps_used + corps <= ALLIED_CORPS_LIMIT,
             "NT-37",
-            "not enough Allied corps commands left for this attack",
+            T("not enough Allied corps commands left for this attack"),
             "/commands",
         )
     units = [u for p in plans for u in p.units]
-    require(len(set(units)) == len(units), "NT-43", "a unit receives one move command", "/commands")
+    require(
+        len(set(units)) == len(units), "NT-43", T("a unit receives one move command"), "/commands"
+    )
     return plans
 
 
-def check_batteries_lead(plans: list[MovePlan], leading: list[str], why: str, path: str) -> None:
+def check_batteries_lead(
+    plans: list[MovePlan], leading: list[str], message: str, path: str
+) -> None:
     """NT-66 with the designer's erratum (digest PUB-8): two artillery Unit Moves combine only
-    when both batteries are attack leading units, so never in a feint or a move-in."""
+    when both batteries are attack leading units, so never in a feint or a move-in. `message`:
+    the refusal, which says why in a feint or a move-in."""
     if len(plans) == 2 and all(p.kind == "unit_move" for p in plans):
         require(
             all(p.units[0] in leading for p in plans),
             "NT-66",
-            f"two artillery Unit Moves combine only when both batteries lead the attack{why}",
+            message,
             path,
         )
 
@@ -236,30 +244,30 @@ def check_artillery_attack(
     state, board = ctx.state, ctx.board
     for u in leaders:
         require(
-            u.type == "ART", "NT-83", "an artillery attack is led by artillery only", "/leading"
+            u.type == "ART", "NT-83", T("an artillery attack is led by artillery only"), "/leading"
         )
         require(
             u.app == atk.approach or santon_battery(ctx, u),
             "NT-83",
-            f"{u.id} must block the attack approach to lead",
+            T("{unit} must block the attack approach to lead", unit=u.id),
             "/leading",
         )
         require(
             not (state.options.get("santon") and u.loc == board.santon and not u.fixed),
             "NT-137",
-            "artillery on the Santon cannot lead (except the fixed battery)",
+            T("artillery on the Santon cannot lead (except the fixed battery)"),
             "/leading",
         )
     require(
         all(p.kind != "corps_move" for p in plans),
         "NT-83",
-        "artillery cannot lead an attack made by a Corps Move",
+        T("artillery cannot lead an attack made by a Corps Move"),
         "/commands",
     )
     require(
         atk.approach not in state.turn.artillery_attacked,
         "NT-99",
-        "the second attack across this approach this turn cannot be an artillery attack",
+        T("the second attack across this approach this turn cannot be an artillery attack"),
         "/leading",
     )
     last = state.last_artillery.get(art_key(atk))
@@ -267,7 +275,7 @@ def check_artillery_attack(
     require(
         last != state.round - 1 or hill_ok,
         "NT-84",
-        "no artillery attack from the same approach in two consecutive turns",
+        T("no artillery attack from the same approach in two consecutive turns"),
         "/leading",
     )
 

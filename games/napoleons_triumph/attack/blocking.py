@@ -6,10 +6,11 @@ split corps detaches the units not with their commander, and a commander never s
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.attack.common import ask, close, current, end_attack, names
-from games.napoleons_triumph.context import Ctx, shown_as
+from games.napoleons_triumph.context import Ctx, line, shown_as
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.pieces import commanders_in, corps_units
 from games.napoleons_triumph.state import MAP, Attack, other
@@ -84,12 +85,15 @@ def hold(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             x in units or x in cmds,
             "NT-78",
-            f"{x} is not a named piece in the defense reserve",
+            T("{piece} is not a named piece in the defense reserve", piece=x),
             "/pieces",
         )
     moving = [x for x in pieces if x in units]
     require(
-        bool(moving), "NT-78", "block the defense approach with at least one named unit", "/pieces"
+        bool(moving),
+        "NT-78",
+        T("block the defense approach with at least one named unit"),
+        "/pieces",
     )
     kind = atk.step
     do_hold(ctx, atk, pieces)
@@ -110,15 +114,18 @@ def do_hold(ctx: Ctx, atk: Attack, pieces: list[str]) -> None:
             require(
                 c.id in atk.named,
                 "NT-32",
-                f"{c.id} was not named, so he stays in reserve (AMB-18), and a commander is "
-                "never left without a unit of his corps: keep one of his units with him",
+                T(
+                    "{commander} was not named, so he stays in reserve (AMB-18), and a commander "
+                    "is never left without a unit of his corps: keep one of his units with him",
+                    commander=c.id,
+                ),
                 "/pieces",
             )
             moving_cmds.add(c.id)  # all his units go: the named commander goes with them
         require(
             c.id not in moving_cmds or bool(members & moving_units),
             "NT-32",
-            f"{c.id} cannot block without a unit of his corps",
+            T("{commander} cannot block without a unit of his corps", commander=c.id),
             "/pieces",
         )
     for uid in sorted(moving_units):
@@ -133,9 +140,12 @@ def do_hold(ctx: Ctx, atk: Attack, pieces: list[str]) -> None:
             if u.where == MAP and u.app is None and u.loc == atk.def_locale:
                 u.corps = None
     ctx.log(
-        f"Attack {atk.id}: the defender blocks {atk.approach} with ",
-        *names(sorted(moving_units)),
-        ".",
+        *line(
+            T("Attack {attack}: the defender blocks {approach} with {units}."),
+            attack=atk.id,
+            approach=atk.approach,
+            units=names(sorted(moving_units)),
+        )
     )
 
 

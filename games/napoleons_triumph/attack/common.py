@@ -5,6 +5,7 @@ lines, the Santon battery (NT-138), closing an approach (NT-100) and the end of 
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph.board import ApproachSide
 from games.napoleons_triumph.context import Ctx, U, Us
@@ -16,7 +17,7 @@ from games.napoleons_triumph.turns import hide_all
 
 def current(ctx: Ctx) -> Attack:
     atk = ctx.state.attack
-    require(atk is not None, "NT-64", "no attack is in progress")
+    require(atk is not None, "NT-64", T("no attack is in progress"))
     assert atk is not None
     return atk
 
@@ -59,4 +60,4 @@ def end_attack(ctx: Ctx, atk: Attack) -> None:
     hide_all(ctx)
     ctx.state.attack = None
     ctx.state.pending = None
-    ctx.log(f"Attack {atk.id} is over.")
+    ctx.log(T("Attack {attack} is over.", attack=atk.id))

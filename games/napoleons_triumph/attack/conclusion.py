@@ -8,6 +8,7 @@ The retreat before combat of a vacate (NT-71, NT-75) is carried out here too.
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.attack.blocking import hold_or_ask
@@ -86,7 +87,7 @@ def choose_anchor(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             isinstance(raw, str) and raw in members,
             "NT-95",
-            f"name the unit that stays with {cid}",
+            T("name the unit that stays with {commander}", commander=cid),
             f"/anchors/{cid}",
         )
     for cid in need:
@@ -94,7 +95,7 @@ def choose_anchor(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         for u in corps_units(state, cid):
             if u.where == MAP and u.id != keep:
                 u.corps = None
-    ctx.log(f"Attack {atk.id}: the attacking corps keep one unit each.")
+    ctx.log(T("Attack {attack}: the attacking corps keep one unit each.", attack=atk.id))
     after_anchor(ctx, atk)
 
 
@@ -115,7 +116,13 @@ def advance(ctx: Ctx, atk: Attack) -> None:
         c = state.commanders[cid]
         if c.where == MAP:
             c.loc, c.app = atk.def_locale, None
-    ctx.log(f"Attack {atk.id}: the attackers advance into locale {atk.def_locale}.")
+    ctx.log(
+        T(
+            "Attack {attack}: the attackers advance into locale {locale}.",
+            attack=atk.id,
+            locale=atk.def_locale,
+        )
+    )
     if atk.def_locale not in state.turn.conquered:
         state.turn.conquered.append(atk.def_locale)
     if atk.def_locale not in state.turn.reserve_entered:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.core.i18n import T
 from games.core.protocol import JSON, OMNISCIENT, LogEntry
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph import road_attack
@@ -35,7 +36,7 @@ from games.napoleons_triumph.attack.common import (
 )
 from games.napoleons_triumph.attack.conclusion import do_retreat
 from games.napoleons_triumph.board import Board
-from games.napoleons_triumph.context import Ctx, render
+from games.napoleons_triumph.context import Ctx, line, render
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.movement import kept_out, pieces_of
 from games.napoleons_triumph.pieces import commanders_in, units_in
@@ -71,7 +72,7 @@ def check_named(ctx: Ctx, atk: Attack, named: list[str]) -> None:
         require(
             sorted(named) == sorted(must),
             "NT-72",
-            "name exactly the pieces blocking the defense approach (all of them)",
+            T("name exactly the pieces blocking the defense approach (all of them)"),
             "/named",
         )
         return
@@ -79,22 +80,22 @@ def check_named(ctx: Ctx, atk: Attack, named: list[str]) -> None:
         require(
             pid in reserve or pid in cmds,
             "NT-72",
-            f"{pid} cannot be named against this attack",
+            T("{piece} cannot be named against this attack", piece=pid),
             "/named",
         )
     units = [state.units[x] for x in named if x in state.units]
-    require(bool(units), "NT-71", "name at least one defending unit, or vacate", "/named")
+    require(bool(units), "NT-71", T("name at least one defending unit, or vacate"), "/named")
     require(
         sum(1 for u in units if u.corps is None) <= 1,
         "NT-72",
-        "at most one detached unit may be named",
+        T("at most one detached unit may be named"),
         "/named",
     )
     for cid in (x for x in named if x in state.commanders):
         require(
             any(u.corps == cid for u in units),
             "NT-72",
-            f"{cid} cannot be named without a unit of his corps (AMB-18)",
+            T("{commander} cannot be named without a unit of his corps (AMB-18)", commander=cid),
             "/named",
         )
 
@@ -106,12 +107,15 @@ def check_def_leading(ctx: Ctx, atk: Attack, named: list[str], leading: list[str
     require(
         len(leading) <= dside.width,
         "NT-79",
-        f"at most {dside.width} defense leading unit(s) across this approach",
+        T("at most {n} defense leading unit(s) across this approach", n=dside.width),
         "/leading",
     )
     for uid in leading:
         require(
-            uid in named and uid in state.units, "NT-79", f"{uid} is not a named unit", "/leading"
+            uid in named and uid in state.units,
+            "NT-79",
+            T("{unit} is not a named unit", unit=uid),
+            "/leading",
         )
         u = state.units[uid]
         reserve = u.app is None
@@ -120,19 +124,19 @@ def check_def_leading(ctx: Ctx, atk: Attack, named: list[str], leading: list[str
         require(
             not (reserve and u.strength == 1),
             "NT-79",
-            f"{uid} has strength 1 and stands in reserve: it cannot lead",
+            T("{unit} has strength 1 and stands in reserve: it cannot lead", unit=uid),
             "/leading",
         )
         require(
             not (u.type == "CAV" and dside.obstructed),
             "NT-69",
-            "cavalry cannot lead across an obstructed defense approach",
+            T("cavalry cannot lead across an obstructed defense approach"),
             "/leading",
         )
         require(
             not (u.type == "ART" and state.options.get("santon") and u.loc == ctx.board.santon),
             "NT-137",
-            "artillery on the Santon cannot lead (except the fixed battery)",
+            T("artillery on the Santon cannot lead (except the fixed battery)"),
             "/leading",
         )
     if len(leading) == 2:
@@ -141,7 +145,7 @@ def check_def_leading(ctx: Ctx, atk: Attack, named: list[str], leading: list[str
             require(
                 same_type(a, b, guard_with_inf=True) and a.corps is not None and a.corps == b.corps,
                 "NT-79",
-                "two reserve leading units must be of the same type and corps",
+                T("two reserve leading units must be of the same type and corps"),
                 "/leading",
             )
 
@@ -163,22 +167,29 @@ def defend(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:  # NT-67: uses no c
     units = [x for x in atk.named if x in state.units]
     cmds = [x for x in atk.named if x in state.commanders]
     ctx.log(
-        f"Attack {atk.id}: the defender stands with ",
-        *names(units),
-        f"{' and ' + ', '.join(cmds) if cmds else ''}.",
+        *line(
+            T("Attack {attack}: the defender stands with {units} and {commanders}.")
+            if cmds
+            else T("Attack {attack}: the defender stands with {units}."),
+            attack=atk.id,
+            units=names(units),
+            commanders=", ".join(cmds),
+        )
     )
     if bundle_stands(ctx):
         ctx.private(
             side,
-            f"Attack {atk.id}: defense leading units committed: ",
-            *names(atk.committed_leading),
-            ".",
+            *line(
+                T("Attack {attack}: defense leading units committed: {units}."),
+                attack=atk.id,
+                units=names(atk.committed_leading),
+            ),
         )
     else:  # NT-TEAM-41, -43: discarded unopened; only the audit (omniscient) reads it
-        parts = (
-            f"Attack {atk.id}: defense leading units bundle discarded (NT-TEAM-41): ",
-            *names(atk.committed_leading),
-            ".",
+        parts = line(
+            T("Attack {attack}: defense leading units bundle discarded (NT-TEAM-41): {units}."),
+            attack=atk.id,
+            units=names(atk.committed_leading),
         )
         ctx.entries.append(LogEntry(render(ctx.state, None, parts), frozenset({OMNISCIENT})))
         atk.committed_leading = []
@@ -193,9 +204,15 @@ def vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-71, NT-73, NT-75: the defender leaves the locale; a retreat, then A declares."""
     atk = current(ctx)
     must, _, _ = nameable(ctx, atk)
-    require(not must, "NT-73", "pieces block the defense approach: the defender must defend")
+    require(not must, "NT-73", T("pieces block the defense approach: the defender must defend"))
     atk.vacated = True
-    ctx.log(f"Attack {atk.id}: the defender vacates locale {atk.def_locale}.")
+    ctx.log(
+        T(
+            "Attack {attack}: the defender vacates locale {locale}.",
+            attack=atk.id,
+            locale=atk.def_locale,
+        )
+    )
     plan = p.get("retreat")
     if plan is None:
         atk.step = "retreat"
@@ -219,7 +236,7 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
             not vacate_options(ctx, side, atk.att_locale, atk.approach)
             and not road_attack.road_attacks(ctx, side, atk.att_locale, atk.approach, enter=True),
             "NT-81",
-            "declare the command that moves in: one still can (NT-75)",
+            T("declare the command that moves in: one still can (NT-75)"),
             "/commands",
         )
         road_attack.road_blocked(ctx, atk)
@@ -232,21 +249,24 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     check_batteries_lead(
         plans,
         [u.id for u in units] if artillery else [],
-        " (units that move in after a vacate do not lead)",
+        T(
+            "two artillery Unit Moves combine only when both batteries lead the attack (units "
+            "that move in after a vacate do not lead)"
+        ),
         "/commands",
     )
     if atk.guard_attack:
         require(
             atk.guard_shown in {u.id for u in units},
             "NT-124",
-            "the Guard shown must be among the attacking pieces (AMB-31)",
+            T("the Guard shown must be among the attacking pieces (AMB-31)"),
             "/commands",
         )
     cap = ctx.board.locales[atk.def_locale].capacity
     require(
         artillery or not any(u.fixed for u in units),
         "NT-24",
-        "the fixed battery never moves: it attacks only in an artillery attack",
+        T("the fixed battery never moves: it attacks only in an artillery attack"),
         "/commands",
     )
     if artillery:
@@ -255,26 +275,40 @@ def declare_after_vacate(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             len(units) <= cap,
             "NT-10",
-            f"locale {atk.def_locale} holds at most {cap} units",
+            T(
+                "locale {locale} holds at most {capacity} units",
+                locale=atk.def_locale,
+                capacity=cap,
+            ),
             "/commands",
         )
         require(
             not kept_out(ctx.state, atk.def_locale, [x for pl in plans for x in pieces_of(pl)]),
             "NT-54",
-            f"a corps marched by road through locale {atk.def_locale}; no other piece may enter",
+            T(
+                "a corps marched by road through locale {locale}; no other piece may enter",
+                locale=atk.def_locale,
+            ),
             "/commands",
         )
         require(
             atk.def_locale not in ctx.state.turn.conquered,
             "NT-101",
-            f"locale {atk.def_locale} was won by attack this turn; no other piece may enter",
+            T(
+                "locale {locale} was won by attack this turn; no other piece may enter",
+                locale=atk.def_locale,
+            ),
             "/commands",
         )
     spend_all(ctx, atk, plans)
     ctx.log(
-        f"Attack {atk.id}: declared ",
-        *names(atk.attackers),
-        " (artillery attack: the guns stay)." if artillery else ", who move in.",
+        *line(
+            T("Attack {attack}: declared {units} (artillery attack: the guns stay).")
+            if artillery
+            else T("Attack {attack}: declared {units}, who move in."),
+            attack=atk.id,
+            units=names(atk.attackers),
+        )
     )
     if not artillery:
         for u in units:
@@ -336,6 +370,12 @@ def open_defense(ctx: Ctx, atk: Attack) -> None:
     atk.def_leading = list(atk.committed_leading)
     for uid in atk.def_leading:
         ctx.state.units[uid].revealed = True
-    ctx.log(f"Attack {atk.id}: defense leading units ", *names(atk.def_leading, face=True), ".")
+    ctx.log(
+        *line(
+            T("Attack {attack}: defense leading units {units}."),
+            attack=atk.id,
+            units=names(atk.def_leading, face=True),
+        )
+    )
     atk.step = "declare"
     ask(ctx, atk.attacker, "declare", {"attack": atk.id})

@@ -5,6 +5,7 @@ attack locale (NT-77, NT-24, NT-144) and the defender's reserve blocks (NT-78, i
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph import road_attack
@@ -17,7 +18,7 @@ from games.napoleons_triumph.attack.attackers import (
 from games.napoleons_triumph.attack.blocking import finish_feint, hold_or_ask
 from games.napoleons_triumph.attack.common import current, names
 from games.napoleons_triumph.attack.defense import reveal_defense
-from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.context import Ctx, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.state import Attack
 
@@ -27,17 +28,20 @@ def no_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     require(
         atk.guard_attack or bool(attack_options(ctx, side, atk.att_locale, atk.approach)),
         "NT-76",
-        f"only a road attack could carry out this attack from locale {atk.att_locale}, and a "
-        "road attack must be declared a feint",
+        T(
+            "only a road attack could carry out this attack from locale {locale}, and a "
+            "road attack must be declared a feint",
+            locale=atk.att_locale,
+        ),
     )
-    ctx.log(f"Attack {atk.id}: no feint.")
+    ctx.log(T("Attack {attack}: no feint.", attack=atk.id))
     reveal_defense(ctx, atk)
 
 
 def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-76..NT-78: the attackers stay in the attack locale; the defender holds the approach."""
     atk = current(ctx)
-    require(not atk.guard_attack, "NT-125", "a Guard attack cannot be a feint")
+    require(not atk.guard_attack, "NT-125", T("a Guard attack cannot be a feint"))
     raw = P.objects(p, "commands", required=True)
     if road_attack.is_road(raw):  # NT-68, NT-76: the road is named only now (NT-70)
         road_attack.declare(ctx, atk, p, feint=True)
@@ -45,23 +49,31 @@ def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         return
     road_attack.close_ride(ctx)  # NT-143: another command ends an open ride-on
     plans = plan_attack_commands(ctx, atk, raw)
-    check_batteries_lead(plans, [], " (a feint has no leading units)", "/commands")
+    check_batteries_lead(
+        plans,
+        [],
+        T(
+            "two artillery Unit Moves combine only when both batteries lead the attack (a feint "
+            "has no leading units)"
+        ),
+        "/commands",
+    )
     end = P.req_str(p, "end")
-    require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
+    require(end in ("block", "reserve"), "NT-77", T("end is 'block' or 'reserve'"), "/end")
     started_blocking = any(pl.app is not None for pl in plans)
     for uid in (u for pl in plans for u in pl.units):
         fixed = ctx.state.units[uid]
         require(
             not fixed.fixed or (fixed.app is not None) == (end == "block"),
             "NT-24",
-            "the fixed battery never moves: the feint must end where it stands",
+            T("the fixed battery never moves: the feint must end where it stands"),
             "/end",
         )
     if started_blocking:
         require(
             end == "block",
             "NT-77",
-            "pieces that started blocking end blocking the attack approach",
+            T("pieces that started blocking end blocking the attack approach"),
             "/end",
         )
     spend_all(ctx, atk, plans)
@@ -76,11 +88,12 @@ def declare_feint(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
 
 def after_feint_declared(ctx: Ctx, atk: Attack) -> None:
     app = ctx.state.units[atk.attackers[0]].app
-    ctx.log(
-        f"Attack {atk.id} is a feint by ",
-        *names(atk.attackers),
-        f", who end {'blocking ' + atk.approach if app else 'in reserve'}.",
+    template = (
+        T("Attack {attack} is a feint by {units}, who end blocking {approach}.")
+        if app
+        else T("Attack {attack} is a feint by {units}, who end in reserve.")
     )
+    ctx.log(*line(template, attack=atk.id, units=names(atk.attackers), approach=atk.approach))
     if atk.def_blocking:
         finish_feint(ctx, atk)
         return

@@ -6,11 +6,12 @@ losses (NT-90, NT-91, AMB-26), placed by `losses.py`.
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.attack.common import ask, current, def_side_of, names, santon_battery
 from games.napoleons_triumph.attack.conclusion import conclude
-from games.napoleons_triumph.context import Ctx
+from games.napoleons_triumph.context import Ctx, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.losses import (
     answer_assign,
@@ -57,10 +58,12 @@ def preliminary(ctx: Ctx, atk: Attack) -> None:
             s = state.units[uid].strength
             r -= s - 1 if atk.guard_attack and s <= 2 else s  # NT-126
     atk.prelim = r
+    result = {"attack": atk.id, "result": f"{r:+d}"}
     atk.prelim_winner = winner(ctx, atk, r)
     ctx.log(
-        f"Attack {atk.id}: preliminary result {r:+d}; "
-        f"{'the attacker' if atk.prelim_winner == atk.attacker else 'the defender'} leads."
+        T("Attack {attack}: preliminary result {result}; the attacker leads.", **result)
+        if atk.prelim_winner == atk.attacker
+        else T("Attack {attack}: preliminary result {result}; the defender leads.", **result)
     )
     if atk.artillery or not counter_candidates(ctx, atk):
         final(ctx, atk)  # step (7) is skipped only on public facts (digest 4.6)
@@ -96,23 +99,28 @@ def counter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     state = ctx.state
     atk = current(ctx)
     units = P.strings(p, "units")
-    require(len(units) <= 2, "NT-88", "1 or 2 units counter-attack", "/units")
+    require(len(units) <= 2, "NT-88", T("1 or 2 units counter-attack"), "/units")
     cands = counter_candidates(ctx, atk)
     dside = def_side_of(ctx, atk)
     for uid in units:
-        require(uid in cands, "NT-88", f"{uid} was not named, or is a leading unit", "/units")
+        require(
+            uid in cands,
+            "NT-88",
+            T("{unit} was not named, or is a leading unit", unit=uid),
+            "/units",
+        )
         u = state.units[uid]
-        require(u.type != "ART", "NT-88", "artillery never counter-attacks", "/units")
+        require(u.type != "ART", "NT-88", T("artillery never counter-attacks"), "/units")
         require(
             not (u.type == "CAV" and dside.obstructed),
             "NT-69",
-            "cavalry cannot counter-attack across an obstructed defense approach",
+            T("cavalry cannot counter-attack across an obstructed defense approach"),
             "/units",
         )
         require(
             not (is_infantry(u) and atk.prelim_winner != atk.attacker),
             "NT-88",
-            "infantry counter-attacks only when the attacker is the preliminary winner",
+            T("infantry counter-attacks only when the attacker is the preliminary winner"),
             "/units",
         )
     if len(units) == 2:
@@ -120,20 +128,26 @@ def counter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         require(
             a.type == b.type and a.corps is not None and a.corps == b.corps,
             "NT-88",
-            "two counter-attacking units are of the same type and corps (AMB-25, NT-123)",
+            T("two counter-attacking units are of the same type and corps (AMB-25, NT-123)"),
             "/units",
         )
     atk.counter = list(units)
     if units:
         for uid in units:
             state.units[uid].revealed = True
-        ctx.log(f"Attack {atk.id}: counter-attack by ", *names(units, face=True), ".")
+        ctx.log(
+            *line(
+                T("Attack {attack}: counter-attack by {units}."),
+                attack=atk.id,
+                units=names(units, face=True),
+            )
+        )
         commit_elite(ctx, [state.units[u] for u in units], "counter-attacks")
         for uid in units:
             lost = take_loss(ctx, state.units[uid], 1, "counter-attack")
             atk.lost[side] = atk.lost.get(side, 0) + lost
     else:
-        ctx.log(f"Attack {atk.id}: no counter-attack.")
+        ctx.log(T("Attack {attack}: no counter-attack.", attack=atk.id))
     final(ctx, atk)
 
 
@@ -145,9 +159,11 @@ def final(ctx: Ctx, atk: Attack) -> None:
     f = atk.prelim - reduced
     atk.final = f
     atk.winner = winner(ctx, atk, f)
+    result = {"attack": atk.id, "result": f"{f:+d}"}
     ctx.log(
-        f"Attack {atk.id}: final result {f:+d}; "
-        f"{'the attacker' if atk.winner == atk.attacker else 'the defender'} wins."
+        T("Attack {attack}: final result {result}; the attacker wins.", **result)
+        if atk.winner == atk.attacker
+        else T("Attack {attack}: final result {result}; the defender wins.", **result)
     )
     if atk.guard_attack and atk.winner != atk.attacker:
         state.guard_banned[atk.attacker] = True

@@ -7,11 +7,12 @@ checked here; after a vacate the cavalry enter the defense locale and may ride o
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.board import Entry
 from games.napoleons_triumph.commands import plan_move, spend
-from games.napoleons_triumph.context import Ctx, U, Us
+from games.napoleons_triumph.context import Ctx, U, Us, line
 from games.napoleons_triumph.errors import require
 from games.napoleons_triumph.movement import (
     LOCAL_ROAD_REACH,
@@ -42,15 +43,18 @@ def check_road(ctx: Ctx, side: str, atk: Attack, src: int, path: list[int], wher
     require(
         (path[-1] if path else src) == att_loc,
         "NT-68",
-        f"the road ends in the attack locale {att_loc}: path lists the locales entered up to it "
-        "(empty when the cavalry start there)",
+        T(
+            "the road ends in the attack locale {locale}: path lists the locales entered up to "
+            "it (empty when the cavalry start there)",
+            locale=att_loc,
+        ),
         f"{where}/path",
     )
     for i, loc in enumerate(path):
         require(
             occupant(state, loc) != other(side),
             "NT-47",
-            f"locale {loc} on the road is held by the enemy",
+            T("locale {locale} on the road is held by the enemy", locale=loc),
             f"{where}/path/{i}",
         )
     starts, before, main = start_nodes(ctx, src)
@@ -59,7 +63,13 @@ def check_road(ctx: Ctx, side: str, atk: Attack, src: int, path: list[int], wher
     require(
         any(n <= (MAIN_ROAD_REACH if r.main_only and main else LOCAL_ROAD_REACH) for r in found),
         "NT-68",
-        f"no road from locale {src} through {path} crosses {app} within the road distance",
+        T(
+            "no road from locale {locale} through {path} crosses {approach} within the road "
+            "distance",
+            locale=src,
+            path=str(path),
+            approach=app,
+        ),
         f"{where}/path",
     )
 
@@ -73,20 +83,20 @@ def check_entry_road(
     require(
         bool(path) and path[0] == entry.locale,
         "NT-60",
-        f"the path must begin with the entry locale {entry.locale}",
+        T("the path must begin with the entry locale {locale}", locale=entry.locale),
         f"{where}/path",
     )
     require(
         path[-1] == atk.att_locale,
         "NT-68",
-        f"the road ends in the attack locale {atk.att_locale}",
+        T("the road ends in the attack locale {locale}", locale=atk.att_locale),
         f"{where}/path",
     )
     for i, loc in enumerate(path):
         require(
             occupant(ctx.state, loc) != other(side),
             "NT-47",
-            f"locale {loc} on the road is held by the enemy",
+            T("locale {locale} on the road is held by the enemy", locale=loc),
             f"{where}/path/{i}",
         )
     found = routes(
@@ -96,8 +106,13 @@ def check_entry_road(
     require(
         any(n <= (MAIN_ROAD_REACH if r.main_only else LOCAL_ROAD_REACH) for r in found),
         "NT-68",
-        f"no road from entry area {entry.id} through {path} crosses {atk.approach} within the "
-        "road distance",
+        T(
+            "no road from entry area {entry} through {path} crosses {approach} within the road "
+            "distance",
+            entry=entry.id,
+            path=str(path),
+            approach=atk.approach,
+        ),
         f"{where}/path",
     )
 
@@ -107,11 +122,11 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     NT-77): only now does the attacker name the pieces and the road (NT-70, L335)."""
     state = ctx.state
     raw = P.objects(p, "commands", required=True)
-    require(len(raw) == 1, "NT-68", "a road attack is made by one command (AMB-37)", "/commands")
+    require(len(raw) == 1, "NT-68", T("a road attack is made by one command (AMB-37)"), "/commands")
     require(
         not atk.guard_attack,
         "NT-124",
-        "the Guard shown must attack (AMB-31); a road attack is made by cavalry (NT-68)",
+        T("the Guard shown must attack (AMB-31); a road attack is made by cavalry (NT-68)"),
         "/commands/0",
     )
     spec = raw[0]
@@ -119,7 +134,7 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     require(
         kind in ("unit_move", "corps_move"),
         "NT-68",
-        "a road attack is a Unit Move or a Corps Move",
+        T("a road attack is a Unit Move or a Corps Move"),
         "/commands/0/kind",
     )
     path = P.ints(spec, "path", "/commands/0", required=True)
@@ -144,7 +159,7 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         require(
             plan.loc is not None and plan.app is None,
             "NT-68",
-            "a road attack starts in a reserve area, not blocking an approach",
+            T("a road attack starts in a reserve area, not blocking an approach"),
             "/commands/0",
         )
         assert plan.loc is not None
@@ -152,14 +167,14 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         require(
             ride is None or ride.loc != src,
             "NT-98",
-            "a ride-on continues the same command with the same pieces",
+            T("a ride-on continues the same command with the same pieces"),
             "/commands/0",
         )
     units = [state.units[u] for u in plan.units]
     require(
         all(u.type == "CAV" for u in units),
         "NT-68",
-        "a road attack is made by cavalry only (with commanders)",
+        T("a road attack is made by cavalry only (with commanders)"),
         "/commands/0",
     )
     if entry is not None:
@@ -171,15 +186,22 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
         require(
             barred is None,
             barred or "NT-54",
-            f"these pieces may not enter locale {atk.def_locale} this turn (NT-54: another "
-            "corps marched through it by road; NT-101: it was won by attack)",
+            T(
+                "these pieces may not enter locale {locale} this turn (NT-54: another corps "
+                "marched through it by road; NT-101: it was won by attack)",
+                locale=atk.def_locale,
+            ),
             "/commands/0",
         )
         cap = ctx.board.locales[atk.def_locale].capacity
         require(
             len(plan.units) <= cap,
             "NT-10",
-            f"locale {atk.def_locale} holds at most {cap} units",
+            T(
+                "locale {locale} holds at most {capacity} units",
+                locale=atk.def_locale,
+                capacity=cap,
+            ),
             "/commands/0",
         )
     multi = plan.kind == "corps_move" and len(plan.units) >= 2
@@ -188,7 +210,10 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
             multi and path and enemy_corps_adjacent(ctx.board, state, atk.att_locale, atk.attacker)
         ),
         "NT-141",
-        "a corps of 2+ units must halt on entering the attack locale, so it cannot attack by road",
+        T(
+            "a corps of 2+ units must halt on entering the attack locale, so it cannot attack by "
+            "road"
+        ),
         "/commands/0",
     )
     if not continuing:
@@ -196,17 +221,32 @@ def declare(ctx: Ctx, atk: Attack, p: dict[str, JSON], feint: bool) -> None:
     atk.road_from, atk.road_path, atk.ride = src, list(path), continuing
     for u in units:
         u.revealed = True
+    if entry is not None and path:
+        template = T(
+            "Attack {attack}: road attack entering at {entry} via {path} by cavalry {units}."
+        )
+    elif entry is not None:
+        template = T("Attack {attack}: road attack entering at {entry} by cavalry {units}.")
+    elif path:
+        template = T(
+            "Attack {attack}: road attack from locale {locale} via {path} by cavalry {units}."
+        )
+    else:
+        template = T("Attack {attack}: road attack from locale {locale} by cavalry {units}.")
     ctx.log(
-        f"Attack {atk.id}: road attack "
-        f"{f'entering at {entry.id}' if entry is not None else f'from locale {src}'}"
-        f"{' via ' + ', '.join(map(str, path)) if path else ''} by cavalry ",
-        *_faces(plan.units),
-        ".",
+        *line(
+            template,
+            attack=atk.id,
+            entry=entry.id if entry is not None else "",
+            locale=src,
+            path=", ".join(map(str, path)),
+            units=_faces(plan.units),
+        )
     )
     starts, before, main = start_nodes(ctx, src) if entry is None else ([], 0, True)
     if feint:
         end = P.req_str(p, "end")
-        require(end in ("block", "reserve"), "NT-77", "end is 'block' or 'reserve'", "/end")
+        require(end in ("block", "reserve"), "NT-77", T("end is 'block' or 'reserve'"), "/end")
         end_app = atk.approach if end == "block" else None
         if entry is not None:
             road_move(ctx, plan, list(path), end_app, "", entry=entry)
@@ -253,7 +293,7 @@ def road_blocked(ctx: Ctx, atk: Attack) -> None:
     """After a vacate, the defender's retreat may have closed every road (a retreat into a locale
     on the cavalry's path is legal, AMB-13) and no other command can move in: the attacker then
     declares none; nothing moves and no command is spent."""
-    ctx.log(f"Attack {atk.id}: no command can move in; nothing moves.")
+    ctx.log(T("Attack {attack}: no command can move in; nothing moves.", attack=atk.id))
     close_ride(ctx)
 
 

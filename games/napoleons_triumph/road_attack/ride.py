@@ -5,6 +5,7 @@ an open ride-on (NT-143).
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph import payload as P
 from games.napoleons_triumph.commands import MovePlan
@@ -63,13 +64,18 @@ def open_ride(ctx: Ctx, plan: MovePlan, loc: int, end: RoadEnd) -> None:
         "entered": end.entered,
         "main_only": end.main_only,
     }
-    ctx.log(f"The cavalry may ride on ({reach - end.entered} locale(s) of road left, NT-98).")
+    ctx.log(
+        T(
+            "The cavalry may ride on ({n} locale(s) of road left, NT-98).",
+            n=reach - end.entered,
+        )
+    )
 
 
 def ride_on(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     """NT-98: continue the road move of a vacated road attack."""
     plan = ride_group(ctx)
-    require(plan is not None and plan.side == side, "NT-98", "no ride-on is open")
+    require(plan is not None and plan.side == side, "NT-98", T("no ride-on is open"))
     assert plan is not None
     ride = ctx.state.ride_on
     assert ride is not None
@@ -79,16 +85,21 @@ def ride_on(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     require(
         bool(path) or end_app is not None,
         "NT-98",
-        "a ride-on enters at least one locale, or ends where the cavalry stand, blocking an "
-        "approach that a road connected to theirs crosses (NT-53)",
+        T(
+            "a ride-on enters at least one locale, or ends where the cavalry stand, blocking an "
+            "approach that a road connected to theirs crosses (NT-53)"
+        ),
         "/path",
     )
     multi = plan.kind == "corps_move" and len(plan.units) >= 2
     require(
         not (path and multi and enemy_corps_adjacent(ctx.board, ctx.state, here, side)),
         "NT-54",
-        f"locale {here} is next to an enemy corps of 2+ units: the march stopped there "
-        "(it may still end there blocking, with an empty path)",
+        T(
+            "locale {locale} is next to an enemy corps of 2+ units: the march stopped there "
+            "(it may still end there blocking, with an empty path)",
+            locale=here,
+        ),
         "/path",
     )
     starts, before, main = start_nodes(ctx, here)
@@ -97,8 +108,14 @@ def ride_on(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
     ctx.state.ride_on = None
     last = ctx.state.units[plan.units[0]]
     ctx.log(
-        f"Ride-on from locale {start} to locale {last.loc}",
-        f" blocking {last.app}." if last.app else ".",
+        T(
+            "Ride-on from locale {start} to locale {end} blocking {approach}.",
+            start=start,
+            end=last.loc,
+            approach=last.app,
+        )
+        if last.app
+        else T("Ride-on from locale {start} to locale {end}.", start=start, end=last.loc)
     )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Action
 from games.napoleons_triumph.errors import Illegal
 
@@ -110,38 +111,44 @@ def parse_action(action: Action) -> TeamAction:
     close_conference / skip_conference: no payload (null or {})."""
     kind, role, p = action.kind, action.role, action.payload
     if kind not in KINDS:
-        raise Illegal("NT-TEAM-13", f"{kind!r} is not a team action", "/kind")
+        raise Illegal("NT-TEAM-13", T("{kind} is not a team action", kind=repr(kind)), "/kind")
     rule = _PAYLOAD_RULE[kind]
     if kind in (CLOSE_CONFERENCE, SKIP_CONFERENCE):
         if p not in (None, {}):
-            raise Illegal(rule, "this action has no payload", "/")
+            raise Illegal(rule, T("this action has no payload"), "/")
         return CloseConference(role) if kind == CLOSE_CONFERENCE else SkipConference(role)
     if not isinstance(p, dict):
-        raise Illegal(rule, "the payload must be a JSON object", "/")
+        raise Illegal(rule, T("the payload must be a JSON object"), "/")
     if kind == CHAT_MESSAGE:
         text = p.get("text")
         if set(p) != {"text"} or not isinstance(text, str):
-            raise Illegal(rule, 'a chat message is {"text": "..."}', "/text")
+            raise Illegal(rule, T("a chat message is {form}", form='{"text": "..."}'), "/text")
         return ChatMessage(role, text)
     if kind == ASSIGN_CORPS:
         corps = p.get("corps")
         if set(p) != {"corps"} or not isinstance(corps, dict):
-            raise Illegal(rule, 'an assignment is {"corps": {commander: seat}}', "/corps")
+            raise Illegal(
+                rule, T("an assignment is {form}", form='{"corps": {commander: seat}}'), "/corps"
+            )
         pairs = []
         for c, r in corps.items():
             if not isinstance(r, str):
-                raise Illegal(rule, f"corps {c!r} must name a seat", f"/corps/{c}")
+                raise Illegal(
+                    rule, T("corps {corps} must name a seat", corps=repr(c)), f"/corps/{c}"
+                )
             pairs.append((c, r))
         return AssignCorps(role, tuple(pairs))
     ranks = p.get("ranks")
     if set(p) != {"ranks"} or not isinstance(ranks, dict):
-        raise Illegal(rule, 'ranks are {"ranks": {seat: rank}}', "/ranks")
+        raise Illegal(rule, T("ranks are {form}", form='{"ranks": {seat: rank}}'), "/ranks")
     by_rank: dict[int, str] = {}
     for r, n in ranks.items():
         if not isinstance(n, int) or isinstance(n, bool) or n in by_rank:
-            raise Illegal(rule, f"seat {r!r} needs its own rank number", f"/ranks/{r}")
+            raise Illegal(
+                rule, T("seat {seat} needs its own rank number", seat=repr(r)), f"/ranks/{r}"
+            )
         by_rank[n] = r
     if sorted(by_rank) != list(range(1, len(by_rank) + 1)):
-        raise Illegal(rule, "ranks are 1..n without gaps", "/ranks")
+        raise Illegal(rule, T("ranks are 1..n without gaps"), "/ranks")
     order = tuple(by_rank[n] for n in sorted(by_rank))
     return SetRanks(role, order) if kind == SET_RANKS else ConfirmRanks(role, order)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.commands import (
@@ -67,10 +68,11 @@ ATTACK_DECLARATIONS = ("declare_attack", "declare_feint", "declare_after_vacate"
 
 class TeamRefused(Illegal):
     """A team rule refuses an action: `rejection.rule` is the NT-TEAM id, `code` the digest's
-    error code (e.g. ``not_nearest``) and `status` its HTTP status (403 or 409)."""
+    error code (e.g. ``not_nearest``) and `status` its HTTP status (403 or 409). `message` is
+    the whole refusal, which begins with the code (`"not_nearest: ..."`: one template each)."""
 
     def __init__(self, rule: str, code: str, status: int, message: str, path: str = "") -> None:
-        super().__init__(rule, f"{code}: {message}", path)
+        super().__init__(rule, message, path)
         self.code = code
         self.status = status
 
@@ -118,9 +120,16 @@ def check_part(team: Team, turn: TeamTurn, role: str) -> None:
     """NT-TEAM-32: only the acting seat may give commands; a seat cannot get its part back."""
     acting = acting_role(team, turn)
     if acting != role:
-        who = "nobody" if acting is None else f"rank {team.seat(acting).rank}"
         raise TeamRefused(
-            "NT-TEAM-32", "not_your_part", 409, f"it is the part of {who} of this team turn"
+            "NT-TEAM-32",
+            "not_your_part",
+            409,
+            T("not_your_part: it is the part of nobody of this team turn")
+            if acting is None
+            else T(
+                "not_your_part: it is the part of rank {rank} of this team turn",
+                rank=team.seat(acting).rank,
+            ),
         )
 
 
@@ -197,8 +206,12 @@ def check_budget(state: GameState, side: str, kind: str, payload: Mapping[str, J
             "NT-TEAM-33",
             "no_independent_commands_left",
             409,
-            f"the team has {budget.independent_left} of its {budget.independent_limit} "
-            "independent commands left this turn",
+            T(
+                "no_independent_commands_left: the team has {left} of its {limit} independent "
+                "commands left this turn",
+                left=budget.independent_left,
+                limit=budget.independent_limit,
+            ),
         )
     left = budget.corps_left
     if cor and left is not None and left < cor:
@@ -206,8 +219,12 @@ def check_budget(state: GameState, side: str, kind: str, payload: Mapping[str, J
             "NT-TEAM-33",
             "no_corps_commands_left",
             409,
-            f"the team has {left} of its {budget.corps_limit} corps commands left this turn "
-            "(AMB-15: Corps Move, Detachment Move and Attach count)",
+            T(
+                "no_corps_commands_left: the team has {left} of its {limit} corps commands left "
+                "this turn (AMB-15: Corps Move, Detachment Move and Attach count)",
+                left=left,
+                limit=budget.corps_limit,
+            ),
         )
 
 
@@ -354,7 +371,10 @@ def _check_corps(team: Team, assignment: CorpsAssignment, role: str, cid: str | 
             "NT-TEAM-35",
             "not_your_corps",
             403,
-            f"{cid}'s corps belongs to another player of your team",
+            T(
+                "not_your_corps: {commander}'s corps belongs to another player of your team",
+                commander=cid,
+            ),
             "/commander",
         )
 
@@ -376,7 +396,10 @@ def _check_unit(
             rule,
             "not_nearest",
             403,
-            f"{uid} is nearer to a commander of another player of your team",
+            T(
+                "not_nearest: {unit} is nearer to a commander of another player of your team",
+                unit=uid,
+            ),
             path,
         )
 
@@ -413,7 +436,11 @@ def check_command(
                 "NT-TEAM-39",
                 "attach_from_higher_rank",
                 403,
-                f"{uid} belongs to the corps of a higher-ranked player",
+                T(
+                    "attach_from_higher_rank: {unit} belongs to the corps of a higher-ranked "
+                    "player",
+                    unit=uid,
+                ),
                 "/unit",
             )
     elif kind == "enter_reinforcement":
@@ -453,14 +480,20 @@ def _check_attack(
                 "NT-TEAM-44",
                 "combined_attack_other_player",
                 403,
-                "the corps of a combined attack must all be your own",
+                T(
+                    "combined_attack_other_player: the corps of a combined attack must all be your "
+                    "own"
+                ),
                 f"/commands/{i}/commander",
             )
         raise TeamRefused(
             "NT-TEAM-35",
             "not_your_corps",
             403,
-            f"{cid}'s corps belongs to another player of your team",
+            T(
+                "not_your_corps: {commander}'s corps belongs to another player of your team",
+                commander=cid,
+            ),
             f"/commands/{i}/commander",
         )
 

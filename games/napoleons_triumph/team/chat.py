@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.team.actions import ChatMessage
@@ -53,7 +54,9 @@ def transcript_readable(state: TeamState, role: str, key: str, index: int) -> bo
 
 def post_message(state: TeamState, team: TeamRecord, act: ChatMessage) -> Applied:
     if not act.text.strip() or len(act.text) > MAX_CHAT:  # NT-TEAM-6: free text, bounded
-        raise Illegal("NT-TEAM-6", f"a message has 1 to {MAX_CHAT} characters", "/text")
+        raise Illegal(
+            "NT-TEAM-6", T("a message has 1 to {most} characters", most=MAX_CHAT), "/text"
+        )
     conf = team.conference
     assert conf is not None
     conf = replace(conf, messages=conf.messages + 1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.state import SIDES
@@ -62,7 +63,9 @@ def structure_event(team: TeamRecord) -> TeamEvent:
 
 def _check_ranks(team: TeamRecord, ranks: tuple[str, ...]) -> None:
     if sorted(ranks) != sorted(team.members):  # NT-TEAM-5: a strict total order of the seats
-        raise Illegal("NT-TEAM-5", "the ranks must order exactly the seats of your team", "/ranks")
+        raise Illegal(
+            "NT-TEAM-5", T("the ranks must order exactly the seats of your team"), "/ranks"
+        )
 
 
 def set_ranks(state: TeamState, team: TeamRecord, act: SetRanks) -> Applied:
@@ -77,11 +80,11 @@ def set_ranks(state: TeamState, team: TeamRecord, act: SetRanks) -> Applied:
 
 def confirm_ranks(state: TeamState, team: TeamRecord, act: ConfirmRanks) -> Applied:
     if team.proposal is None:
-        raise Illegal("NT-TEAM-5", "no rank order has been proposed yet")
+        raise Illegal("NT-TEAM-5", T("no rank order has been proposed yet"))
     if act.ranks != team.proposal:
-        raise Illegal("NT-TEAM-5", "that is not the current proposal", "/ranks")
+        raise Illegal("NT-TEAM-5", T("that is not the current proposal"), "/ranks")
     if act.role in team.confirmed:
-        raise Illegal("NT-TEAM-5", "you have already confirmed these ranks")
+        raise Illegal("NT-TEAM-5", T("you have already confirmed these ranks"))
     done = set(team.confirmed) | {act.role}
     team = replace(team, confirmed=tuple(r for r in team.members if r in done))
     data: JSON = {"by": act.role, "ranks": list(act.ranks)}
@@ -98,23 +101,31 @@ def assign_corps(state: TeamState, team: TeamRecord, act: AssignCorps) -> Applie
     mine = side_commanders(state, team.side)
     given = dict(act.corps)
     if len(given) != len(act.corps):
-        raise Illegal(rule, "a corps is assigned twice", "/corps")
+        raise Illegal(rule, T("a corps is assigned twice"), "/corps")
     for c, r in act.corps:
         if c not in mine:
-            raise Illegal(rule, f"{c!r} is not a commander of your side", f"/corps/{c}")
+            raise Illegal(
+                rule,
+                T("{commander} is not a commander of your side", commander=repr(c)),
+                f"/corps/{c}",
+            )
         if r not in team.members:
-            raise Illegal(rule, f"{r!r} is not a seat of your team", f"/corps/{c}")
+            raise Illegal(rule, T("{seat} is not a seat of your team", seat=repr(r)), f"/corps/{c}")
     # NT-TEAM-7: every commander, reinforcements included; NT-TEAM-10 / AMB-14: at night every
     # commander still in play (an eliminated one not named keeps its owner)
     needed = conf.in_play if night else mine
     missing = [c for c in needed if c not in given]
     if missing:
-        raise Illegal(rule, f"assign every corps; missing: {', '.join(missing)}", "/corps")
+        raise Illegal(
+            rule, T("assign every corps; missing: {corps}", corps=", ".join(missing)), "/corps"
+        )
     if not night or len(needed) >= len(team.members):  # AMB-14: >= 1 while corps suffice
         idle = [r for r in team.members if not any(given[c] == r for c in needed)]
         if idle:
             raise Illegal(
-                rule, f"every seat gets at least 1 corps; none for {', '.join(idle)}", "/corps"
+                rule,
+                T("every seat gets at least 1 corps; none for {seats}", seats=", ".join(idle)),
+                "/corps",
             )
     old = dict(team.corps)
     merged = {**old, **given}
@@ -128,13 +139,13 @@ def close_conference(state: TeamState, team: TeamRecord, skipped: bool) -> Appli
     conf = team.conference
     assert conf is not None
     if skipped and conf.messages:
-        raise Illegal("NT-TEAM-9", "the conference has been held: close it instead")
+        raise Illegal("NT-TEAM-9", T("the conference has been held: close it instead"))
     if skipped and conf.kind == NIGHT:
         team = replace(team, draft=None)  # a skipped night conference changes nothing
     events: list[TeamEvent] = []
     if conf.kind == INITIAL:
         if team.draft is None:  # NT-TEAM-7 (AMB-25 applies only at the deadline)
-            raise Illegal("NT-TEAM-7", "the commander-in-chief has not assigned the corps yet")
+            raise Illegal("NT-TEAM-7", T("the commander-in-chief has not assigned the corps yet"))
         team = replace(team, ranks=team.proposal)  # NT-TEAM-10: locked from now on
     corps = team.draft if team.draft is not None else team.corps
     team = replace(team, corps=corps, draft=None)

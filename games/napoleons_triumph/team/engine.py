@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Protocol
 
+from games.core.i18n import T
 from games.core.protocol import JSON, SYSTEM, Action, LogEntry, Prompt, Role
 from games.napoleons_triumph.attack.attackers import attack_options, vacate_options
 from games.napoleons_triumph.attack.defense import judge_bundles_with
@@ -86,7 +87,9 @@ def new_team(state: GameState, board: Board) -> dict[str, JSON]:
     team_opts = state.options.get("team", {})
     for key in sorted(team_opts) if isinstance(team_opts, dict) else ():
         if key not in phases.AMB_OPTIONS:  # NT-19: an option is honoured or refused
-            raise phases.SetupRefused("NT-19", f"unknown option team.{key}", f"/options/team/{key}")
+            raise phases.SetupRefused(
+                "NT-19", T("unknown option team.{option}", option=key), f"/options/team/{key}"
+            )
     members = {side: [r for r, s in state.roles.items() if s == side] for side in ("AL", "F")}
     layer = phases.new_state(state.scenario, state.options, members, phases.commanders_of(board))
     return ES.dump(TeamData(layer))
@@ -191,7 +194,7 @@ def sealed(data: TeamData, side: str, k: int) -> bool:
 
 def apply(core: Core, state: GameState, action: Action) -> tuple[GameState, list[LogEntry]]:
     """One action of a team game; raises Illegal naming the rule that refuses it."""
-    require(state.phase != "over", "NT-128", "the game is over")
+    require(state.phase != "over", "NT-128", T("the game is over"))
     board = board_for(state)
     data = data_of(state)
     log: list[LogEntry] = []
@@ -264,7 +267,10 @@ def _gate(core: Core, data: TeamData, state: GameState, board: Board, action: Ac
                 "NT-TEAM-7",
                 "not_cinc",
                 403,
-                f"in team play only the commander-in-chief sends {kind} for the team",
+                T(
+                    "not_cinc: in team play only the commander-in-chief sends {kind} for the team",
+                    kind=kind,
+                ),
                 "/role",
             )
         return
@@ -277,7 +283,10 @@ def _gate(core: Core, data: TeamData, state: GameState, board: Board, action: Ac
             "NT-TEAM-32",
             "use_end_part",
             409,
-            "in team play each seat ends its part with end_part; the last part ends the turn",
+            T(
+                "use_end_part: in team play each seat ends its part with end_part; the last part "
+                "ends the turn"
+            ),
             "/kind",
         )
     teams = data.teams()
@@ -370,7 +379,10 @@ def _check_threat(
         "NT-TEAM-44",
         "no_own_attacker",
         403,
-        "none of your own pieces could carry out an attack across this approach",
+        T(
+            "no_own_attacker: none of your own pieces could carry out an attack across this "
+            "approach"
+        ),
         "/approach",
     )
 
@@ -380,18 +392,30 @@ def _end_part(
 ) -> GameState:
     """NT-TEAM-32: the acting seat ends its part; after the last part the engine's turn ends."""
     _refuse_gate(data, role, END_PART)
-    require(state.phase == "turn", "NT-TEAM-32", "the team turns begin after the set-up")
+    require(state.phase == "turn", "NT-TEAM-32", T("the team turns begin after the set-up"))
     side = state.roles[role]
     team, turn = data.team(side), data.turn
     if team is None or turn is None or side != state.active:
-        raise TeamRefused("NT-TEAM-32", "not_your_part", 409, "it is not your team's turn")
+        raise TeamRefused(
+            "NT-TEAM-32", "not_your_part", 409, T("not_your_part: it is not your team's turn")
+        )
     pending = state.pending
     if pending is not None:
-        raise Illegal("NT-35", f"the open decision is {pending.kind}: it is answered first")
+        raise Illegal(
+            "NT-35", T("the open decision is {kind}: it is answered first", kind=pending.kind)
+        )
     data.turn = authority.end_part(team, turn, role)
     if turn.parts_ended == 0 and not sealed(data, side, data.started.get(side, 0)):
         _seal(state, data, team, board, log)
-    log.append(public_line(f"Rank {team.seat(role).rank} of {side} ends his part of the turn."))
+    log.append(
+        public_line(
+            T(
+                "Rank {rank} of {side} ends his part of the turn.",
+                rank=team.seat(role).rank,
+                side=side,
+            )
+        )
+    )
     if authority.acting_role(team, data.turn) is not None:
         return clone(state)
     ctx = core.core_run(state, Action(role, "end_turn", {}), plan_owner(data, board))
@@ -433,7 +457,10 @@ def _write(
     assert slot.order is not None
     data.drafts[recipient] = W.order_json(slot.order, board)
     words = W.canonical_text(slot, board, "en")
-    log.append(private_line(f"You drafted a written order to {recipient}: {words}.", role))
+    drafted = T(
+        "You drafted a written order to {recipient}: {order}.", recipient=recipient, order=words
+    )
+    log.append(private_line(drafted, role))
 
 
 def _deadline(

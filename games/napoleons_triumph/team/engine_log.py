@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from games.core.i18n import T
 from games.core.protocol import JSON, OMNISCIENT, LogEntry
 from games.napoleons_triumph.board_model import Board
 from games.napoleons_triumph.state import AL, F
@@ -39,13 +40,22 @@ def event_lines(data: TeamData, events: Iterable[phases.TeamEvent], board: Board
         d = e.data if isinstance(e.data, dict) else {}
         if e.kind == "chat_message":
             data.chat.append({"team": e.team, **d})
-            out.append(team_line(data, e.team, f"[{e.team} conference] {d['author']}: {d['text']}"))
+            said = T(
+                "[{team} conference] {author}: {text}",
+                team=e.team,
+                author=d["author"],
+                text=d["text"],
+            )
+            out.append(team_line(data, e.team, said))
         elif e.kind == "ranks_proposed":
-            out.append(team_line(data, e.team, f"{d['by']} proposes the ranks {_names(d)}."))
+            proposed = T("{role} proposes the ranks {ranks}.", role=d["by"], ranks=_names(d))
+            out.append(team_line(data, e.team, proposed))
         elif e.kind == "ranks_confirmed":
-            out.append(team_line(data, e.team, f"{d['by']} confirms the ranks {_names(d)}."))
+            confirmed = T("{role} confirms the ranks {ranks}.", role=d["by"], ranks=_names(d))
+            out.append(team_line(data, e.team, confirmed))
         elif e.kind == "corps_drafted":
-            out.append(team_line(data, e.team, f"The CinC drafts the corps: {d['corps']}."))
+            drafted = T("The CinC drafts the corps: {corps}.", corps=d["corps"])
+            out.append(team_line(data, e.team, drafted))
         elif e.kind == "team_turn_start":
             out.append(public_line(_public_text(e, d), _turn_start_data(data, e, d)))
         elif e.audience == phases.PUBLIC:
@@ -63,7 +73,12 @@ def _turn_start_data(data: TeamData, e: phases.TeamEvent, d: dict[str, JSON]) ->
     of the team whose turn begins is told once, all with the same title (L5, SRV-9)."""
     members = phases.team_at(data.layer, e.team).members
     side = str(d.get("side", e.team))
-    title = f"Round {d.get('round')}, {SIDE_NAMES.get(side, side)} turn begins"
+    if side == AL:
+        title = T("Round {round}, Allied turn begins", round=d.get("round"))
+    elif side == F:
+        title = T("Round {round}, French turn begins", round=d.get("round"))
+    else:
+        title = f"Round {d.get('round')}, {SIDE_NAMES.get(side, side)} turn begins"
     out = e.to_json()
     assert isinstance(out, dict)
     return {**out, "notice": {"roles": list[JSON](members), "title": title}}
@@ -74,16 +89,41 @@ def _names(d: dict[str, JSON]) -> str:
     return ", ".join(str(r) for r in ranks) if isinstance(ranks, list) else "?"
 
 
+def _conference_text(event: str, team: str, kind: JSON) -> str:
+    """The initial or the night conference of a team opens, closes or is skipped."""
+    if kind == phases.INITIAL:
+        if event == "conference_opened":
+            return T("Team {team}: the initial conference opens.", team=team)
+        if event == "conference_closed":
+            return T("Team {team}: the initial conference closes.", team=team)
+        return T("Team {team}: the initial conference is skipped.", team=team)
+    if kind == phases.NIGHT:
+        if event == "conference_opened":
+            return T("Team {team}: the night conference opens.", team=team)
+        if event == "conference_closed":
+            return T("Team {team}: the night conference closes.", team=team)
+        return T("Team {team}: the night conference is skipped.", team=team)
+    if event == "conference_opened":
+        return T("Team {team}: the {kind} conference opens.", team=team, kind=kind)
+    if event == "conference_closed":
+        return T("Team {team}: the {kind} conference closes.", team=team, kind=kind)
+    return T("Team {team}: the {kind} conference is skipped.", team=team, kind=kind)
+
+
 def _public_text(e: phases.TeamEvent, d: dict[str, JSON]) -> str:
-    if e.kind == "conference_opened":
-        return f"Team {e.team}: the {d.get('kind')} conference opens."
-    if e.kind in ("conference_closed", "conference_skipped"):
-        what = "closes" if e.kind == "conference_closed" else "is skipped"
-        return f"Team {e.team}: the {d.get('kind')} conference {what}."
+    if e.kind in ("conference_opened", "conference_closed", "conference_skipped"):
+        return _conference_text(e.kind, e.team, d.get("kind"))
     if e.kind == "team_structure":
-        return f"Team {e.team}: ranks {_names(d)}; corps {d.get('corps')}."
+        return T(
+            "Team {team}: ranks {ranks}; corps {corps}.",
+            team=e.team,
+            ranks=_names(d),
+            corps=d.get("corps"),
+        )
     if e.kind == "team_turn_start":
-        return f"Team turn of {d.get('side')} in round {d.get('round')} begins."
+        return T(
+            "Team turn of {side} in round {round} begins.", side=d.get("side"), round=d.get("round")
+        )
     return f"Team {e.team}: {e.kind}."
 
 
@@ -93,8 +133,12 @@ def seal(team: Team, slots: tuple[W.WrittenOrder, ...], salt: str, board: Board)
     turn = slots[0].turn if slots else 0
     data: JSON = {"side": team.side, "turn": turn, "commitments": list[JSON](commits)}
     return public_line(
-        f"The {team.side} commander-in-chief's written orders of turn {turn} are sealed "
-        f"({len(commits)} slots).",
+        T(
+            "The {side} commander-in-chief's written orders of turn {turn} are sealed ({n} slots).",
+            side=team.side,
+            turn=turn,
+            n=len(commits),
+        ),
         data,
     )
 
@@ -108,6 +152,15 @@ def deliveries(data: TeamData, side: str, k: int, board: Board) -> list[LogEntry
         if slot.side != side or slot.turn != k - 1:
             continue
         text = W.canonical_text(slot, board, "en")
-        words = f"your written order of turn {slot.turn}: {text}" if text else "no written order"
-        out.append(private_line(f"Delivered to {slot.recipient}: {words}.", slot.recipient))
+        words = (
+            T(
+                "Delivered to {recipient}: your written order of turn {turn}: {order}.",
+                recipient=slot.recipient,
+                turn=slot.turn,
+                order=text,
+            )
+            if text
+            else T("Delivered to {recipient}: no written order.", recipient=slot.recipient)
+        )
+        out.append(private_line(words, slot.recipient))
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import permutations
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Prompt, Role
 from games.napoleons_triumph.scenario import board_for
 from games.napoleons_triumph.state import GameState
@@ -54,10 +55,10 @@ def prompts(core: Core, state: GameState) -> Mapping[Role, Prompt]:
     text = base.text
     if state.phase == "turn" and state.pending is None:
         kinds.pop("end_turn", None)
-        kinds[END_PART] = "end your part of the team turn (NT-TEAM-32)"
+        kinds[END_PART] = T("end your part of the team turn (NT-TEAM-32)")
         if may_write(data, state, who):
-            kinds[WRITE_ORDER] = "a written order to a subordinate (NT-TEAM-17)"
-        text = "Your part of the team turn."
+            kinds[WRITE_ORDER] = T("a written order to a subordinate (NT-TEAM-17)")
+        text = T("Your part of the team turn.")
     return {who: Prompt(who, kinds, text)}
 
 
@@ -95,16 +96,23 @@ def _conference(data: TeamData) -> dict[Role, Prompt]:
         for role in t.members:
             kinds: dict[str, JSON] = {}
             if phases.chat_open(layer, t.key):
-                kinds[phases.CHAT_MESSAGE] = "talk to your team (NT-TEAM-6)"
+                kinds[phases.CHAT_MESSAGE] = T("talk to your team (NT-TEAM-6)")
             if t.ranks is None:
-                kinds[phases.SET_RANKS] = "propose the ranks (NT-TEAM-5)"
+                kinds[phases.SET_RANKS] = T("propose the ranks (NT-TEAM-5)")
                 if t.proposal is not None and role not in t.confirmed:
-                    kinds[phases.CONFIRM_RANKS] = "confirm the proposed ranks (NT-TEAM-5)"
+                    kinds[phases.CONFIRM_RANKS] = T("confirm the proposed ranks (NT-TEAM-5)")
             if role == t.cinc:
-                kinds[phases.ASSIGN_CORPS] = "assign the corps (NT-TEAM-7)"
-                kinds[phases.CLOSE_CONFERENCE] = "close the conference (NT-TEAM-4)"
+                kinds[phases.ASSIGN_CORPS] = T("assign the corps (NT-TEAM-7)")
+                kinds[phases.CLOSE_CONFERENCE] = T("close the conference (NT-TEAM-4)")
                 if conf.kind == phases.NIGHT and conf.messages == 0:
-                    kinds[phases.SKIP_CONFERENCE] = "skip the night conference (NT-TEAM-9)"
-            text = f"The {conf.kind} conference of team {t.key} is open."
+                    kinds[phases.SKIP_CONFERENCE] = T("skip the night conference (NT-TEAM-9)")
+            if conf.kind == phases.INITIAL:
+                text = T("The initial conference of team {team} is open.", team=t.key)
+            elif conf.kind == phases.NIGHT:
+                text = T("The night conference of team {team} is open.", team=t.key)
+            else:
+                text = T(
+                    "The {kind} conference of team {team} is open.", kind=conf.kind, team=t.key
+                )
             out[role] = Prompt(role, kinds, text)
     return dict(sorted(out.items()))

@@ -6,6 +6,7 @@ check the payload and the in-phase rules. Rules: NT-TEAM-2, -4, -5, -7, -9, -10,
 
 from __future__ import annotations
 
+from games.core.i18n import T
 from games.core.protocol import Rejection
 from games.napoleons_triumph.errors import Illegal
 from games.napoleons_triumph.team.actions import (
@@ -48,16 +49,19 @@ def may_act(state: TeamState, role: str, kind: str) -> bool:
 def acting_team(state: TeamState, role: str, kind: str) -> TeamRecord:
     team = team_of_role(state, role)
     if team is None:
-        raise Illegal("NT-TEAM-2", f"{role!r} has no seat in either team", "/role")
+        raise Illegal("NT-TEAM-2", T("{role} has no seat in either team", role=repr(role)), "/role")
     if kind in KINDS:
         _gate_team_action(state, team, role, kind)
         return team
     if state.phase == AUCTION and role != team.spokesman:  # NT-TEAM-45 (403 not_spokesman)
-        raise Illegal("NT-TEAM-45", "in the auction only the team's spokesman acts", "/role")
+        raise Illegal("NT-TEAM-45", T("in the auction only the team's spokesman acts"), "/role")
     if state.phase == CONF_INITIAL:  # NT-TEAM-4
-        raise Illegal("NT-TEAM-4", "the game waits for the initial conferences to close")
+        raise Illegal("NT-TEAM-4", T("the game waits for the initial conferences to close"))
     if state.phase == CONF_NIGHT:  # NT-TEAM-9
-        raise Illegal("NT-TEAM-9", f"the game waits for the {state.phase_side} night conference")
+        raise Illegal(
+            "NT-TEAM-9",
+            T("the game waits for the {side} night conference", side=state.phase_side),
+        )
     return team
 
 
@@ -65,17 +69,21 @@ def _gate_team_action(state: TeamState, team: TeamRecord, role: str, kind: str) 
     conf = team.conference
     if kind == CHAT_MESSAGE:
         if not chat_open(state, team.key):  # NT-TEAM-13, 3.7 (409 team_chat_closed)
-            why = " (AMB-23: the spokesman bids alone)" if state.phase == AUCTION else ""
             raise Illegal(
                 "NT-TEAM-13",
-                "team chat is closed: teammates talk only in a conference" + why,
+                T(
+                    "team chat is closed: teammates talk only in a conference (AMB-23: the "
+                    "spokesman bids alone)"
+                )
+                if state.phase == AUCTION
+                else T("team chat is closed: teammates talk only in a conference"),
             )
         return
     if kind in (SET_RANKS, CONFIRM_RANKS):
         if team.ranks is not None:  # NT-TEAM-10 (409 ranks_locked)
-            raise Illegal("NT-TEAM-10", "the rank order is locked for the rest of the game")
+            raise Illegal("NT-TEAM-10", T("the rank order is locked for the rest of the game"))
         if conf is None or conf.kind != INITIAL or state.phase != CONF_INITIAL:
-            raise Illegal("NT-TEAM-5", "ranks are decided in the initial conference")
+            raise Illegal("NT-TEAM-5", T("ranks are decided in the initial conference"))
         return
     rule = "NT-TEAM-9" if conf is not None and conf.kind == NIGHT else "NT-TEAM-4"
     open_here = conf is not None and (
@@ -83,18 +91,20 @@ def _gate_team_action(state: TeamState, team: TeamRecord, role: str, kind: str) 
         or (conf.kind == NIGHT and state.phase == CONF_NIGHT and state.phase_side == team.side)
     )
     if not open_here:
-        raise Illegal(rule, "your team has no conference open")
+        raise Illegal(rule, T("your team has no conference open"))
     assert conf is not None
     if kind == ASSIGN_CORPS:
         rule = "NT-TEAM-7" if conf.kind == INITIAL else "NT-TEAM-10"
     if kind == SKIP_CONFERENCE and conf.kind == INITIAL and len(team.members) > 1:
         raise Illegal(
-            "NT-TEAM-4", "only the night conference may be skipped (AMB-10: or a team of 1)"
+            "NT-TEAM-4", T("only the night conference may be skipped (AMB-10: or a team of 1)")
         )
     if kind == CLOSE_CONFERENCE and conf.kind == INITIAL and not team.agreed:
         # NT-TEAM-5 (409 ranks_unconfirmed)
-        raise Illegal("NT-TEAM-5", "every seat must confirm the ranks before the conference closes")
+        raise Illegal(
+            "NT-TEAM-5", T("every seat must confirm the ranks before the conference closes")
+        )
     if team.cinc is None:
-        raise Illegal(rule, "the ranks are not agreed yet: the commander-in-chief (rank 1) acts")
+        raise Illegal(rule, T("the ranks are not agreed yet: the commander-in-chief (rank 1) acts"))
     if role != team.cinc:  # 403 not_cinc
-        raise Illegal(rule, "only the commander-in-chief may do this", "/role")
+        raise Illegal(rule, T("only the commander-in-chief may do this"), "/role")

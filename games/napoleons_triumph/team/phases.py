@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Action
 from games.napoleons_triumph.auction import PLAYERS
 from games.napoleons_triumph.board_model import Board
@@ -124,17 +125,17 @@ def check_options(options: Mapping[str, JSON]) -> bool:
     `team.<key>`: the AMB keys of AMB_OPTIONS take only their default (other `team` keys belong to
     the other team modules and are not checked here)."""
     if options.get("team_play") is not True:
-        raise SetupRefused("NT-TEAM-1", "team play needs options.team_play = true", "/options")
+        raise SetupRefused("NT-TEAM-1", T("team play needs options.team_play = true"), "/options")
     notes = options.get("conference_notes_allowed", False)
     if not isinstance(notes, bool):
         raise SetupRefused(
             "NT-TEAM-12",
-            "options.conference_notes_allowed is true or false (agreed before the game)",
+            T("options.conference_notes_allowed is true or false (agreed before the game)"),
             "/options/conference_notes_allowed",
         )
     team = options.get("team", {})
     if not isinstance(team, dict):
-        raise SetupRefused("NT-TEAM-1", "options.team is an object", "/options/team")
+        raise SetupRefused("NT-TEAM-1", T("options.team is an object"), "/options/team")
     for key in sorted(team):
         if key not in AMB_OPTIONS:
             continue
@@ -143,7 +144,13 @@ def check_options(options: Mapping[str, JSON]) -> bool:
         if value != default or type(value) is not type(default):
             raise SetupRefused(
                 rule,
-                f"option team.{key} = {value!r} is not implemented; only {default!r} is ({amb})",
+                T(
+                    "option team.{option} = {value} is not implemented; only {default} is ({amb})",
+                    option=key,
+                    value=repr(value),
+                    default=repr(default),
+                    amb=amb,
+                ),
                 f"/options/team/{key}",
             )
     return notes
@@ -175,8 +182,12 @@ def new_state(
     if sorted(members) != sorted(keys):
         raise SetupRefused(
             "NT-TEAM-2",
-            f"the two teams are {' and '.join(keys)}"
-            + (" (the auction decides their sides)" if auction else ""),
+            T(
+                "the two teams are {teams} (the auction decides their sides)",
+                teams=" and ".join(keys),
+            )
+            if auction
+            else T("the two teams are {teams}", teams=" and ".join(keys)),
             "/teams",
         )
     seen: set[str] = set()
@@ -185,13 +196,15 @@ def new_state(
         if not 1 <= len(roles) <= MAX_SEATS:  # NT-TEAM-1 (409 team_full)
             raise SetupRefused(
                 "NT-TEAM-1",
-                f"team {key} has {len(roles)} seats; a team has 1 to 4",
+                T("team {team} has {n} seats; a team has 1 to 4", team=key, n=len(roles)),
                 f"/teams/{key}",
             )
         for role in roles:
             if not ROLE_ID.fullmatch(role) or role in seen:
                 raise SetupRefused(
-                    "NT-TEAM-2", f"seat {role!r} is not a new, valid role id", f"/teams/{key}"
+                    "NT-TEAM-2",
+                    T("seat {seat} is not a new, valid role id", seat=repr(role)),
+                    f"/teams/{key}",
                 )
             seen.add(role)
         if not auction:  # model.Team checks the seat count and side (NT-TEAM-1)
@@ -205,16 +218,22 @@ def new_state(
             if speakers.get(key) not in members[key]:
                 raise SetupRefused(
                     "NT-TEAM-45",
-                    f"with the balance auction team {key} names its spokesman, one of its seats",
+                    T(
+                        "with the balance auction team {team} names its spokesman, one of its "
+                        "seats",
+                        team=key,
+                    ),
                     f"/spokesmen/{key}",
                 )
     elif speakers:
         raise SetupRefused(
-            "NT-TEAM-45", "spokesmen are named only for the balance auction", "/spokesmen"
+            "NT-TEAM-45", T("spokesmen are named only for the balance auction"), "/spokesmen"
         )
     for side in SIDES:
         if not commanders.get(side):
-            raise SetupRefused("NT-TEAM-7", f"side {side} has no commanders", "/commanders")
+            raise SetupRefused(
+                "NT-TEAM-7", T("side {side} has no commanders", side=side), "/commanders"
+            )
     teams = tuple(
         TeamRecord(
             key=key,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from games.core.i18n import T
 from games.napoleons_triumph.board import Board
 from games.napoleons_triumph.decisions import DECISIONS
 from games.napoleons_triumph.state import GameState, Pending
@@ -194,7 +195,10 @@ def check_decision(
             rule,
             "not_your_decision",
             409,
-            f"this decision is for rank {team.seat(routed).rank} of your team",
+            T(
+                "not_your_decision: this decision is for rank {rank} of your team",
+                rank=team.seat(routed).rank,
+            ),
         )
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Rejection
 from games.napoleons_triumph.board_model import Board
 from games.napoleons_triumph.errors import Illegal
@@ -103,7 +104,7 @@ def new_setup(team_state: TeamState, side: str, board: Board) -> SideSetup:
     """The set-up of `side` once its initial conference has closed (ranks and corps known)."""
     team = team_of(team_state, side)
     if team is None:
-        raise Illegal("NT-TEAM-4", "the set-up waits for the initial conference")
+        raise Illegal("NT-TEAM-4", T("the set-up waits for the initial conference"))
     scen = board.scenarios[team_state.scenario]
     off = tuple(c.id for c in board.commanders.values() if c.side == side and c.reinforcement)
     owners = assignment_of(team_state, side)
@@ -137,24 +138,33 @@ def _gate(setup: SideSetup, role: str, kind: str) -> str:
     """Returns the rule of the current step; raises when `role` may not send `kind` now."""
     rule = _RULE_OF[setup.step]
     if role not in setup.ranks:
-        raise Illegal("NT-TEAM-29", f"{role!r} is not a seat of the {setup.side} team", "/role")
+        raise Illegal(
+            "NT-TEAM-29",
+            T("{role} is not a seat of the {side} team", role=repr(role), side=setup.side),
+            "/role",
+        )
     if kind not in KINDS:
-        raise Illegal(rule, f"{kind!r} is not a team set-up action", "/kind")
+        raise Illegal(rule, T("{kind} is not a team set-up action", kind=repr(kind)), "/kind")
     step = _STEP_OF.get(kind)
     if step is not None and step != setup.step:
-        raise Illegal(_RULE_OF[step], f"the set-up is at step {setup.step!r}, not {step!r}")
+        raise Illegal(
+            _RULE_OF[step],
+            T("the set-up is at step {step}, not {other}", step=repr(setup.step), other=repr(step)),
+        )
     if kind == END_PART and setup.step not in (PLACE, DETACH):
-        raise Illegal(rule, "this step has no parts to end")
+        raise Illegal(rule, T("this step has no parts to end"))
     if role != acting(setup):
         if setup.step in (PLACE, DETACH):
             raise TeamRefused(
                 rule,
                 NOT_YOUR_PART,
                 409,
-                "a higher-ranked seat has not finished its part yet",
+                T("not_your_setup_part: a higher-ranked seat has not finished its part yet"),
                 "/role",
             )
-        raise TeamRefused(rule, NOT_CINC, 403, "only the commander-in-chief does this", "/role")
+        raise TeamRefused(
+            rule, NOT_CINC, 403, T("not_cinc: only the commander-in-chief does this"), "/role"
+        )
     return rule
 
 
@@ -164,10 +174,10 @@ def apply(setup: SideSetup, role: str, kind: str, payload: JSON) -> SideSetup:
     p: dict[str, JSON] = {}
     if kind == END_PART:
         if payload not in (None, {}):
-            raise Illegal(rule, "end_setup_part has no payload", "/")
+            raise Illegal(rule, T("end_setup_part has no payload"), "/")
         return _end_part(setup, role)
     if not isinstance(payload, dict):
-        raise Illegal(rule, "the payload must be a JSON object", "/")
+        raise Illegal(rule, T("the payload must be a JSON object"), "/")
     p = payload
     if kind == ORGANIZE_CORPS:
         return _organize(setup, p)
@@ -182,14 +192,14 @@ def apply(setup: SideSetup, role: str, kind: str, payload: JSON) -> SideSetup:
 
 def _strings(v: JSON, rule: str, path: str) -> tuple[str, ...]:
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise Illegal(rule, "expected a list of ids", path)
+        raise Illegal(rule, T("expected a list of ids"), path)
     return tuple(x for x in v if isinstance(x, str))
 
 
 def _opt_str(p: Mapping[str, JSON], key: str, rule: str) -> str | None:
     v = p.get(key)
     if v is not None and not isinstance(v, str):
-        raise Illegal(rule, f"{key!r} is an id or null", f"/{key}")
+        raise Illegal(rule, T("{field} is an id or null", field=repr(key)), f"/{key}")
     return v
 
 
@@ -198,23 +208,35 @@ def _organize(setup: SideSetup, p: dict[str, JSON]) -> SideSetup:
     rule = "NT-TEAM-27"
     raw = p.get("corps")
     if not isinstance(raw, list):
-        raise Illegal(rule, 'organize_corps is {"corps": [{"commander", "units"}]}', "/corps")
+        raise Illegal(
+            rule,
+            T("organize_corps is {form}", form='{"corps": [{"commander", "units"}]}'),
+            "/corps",
+        )
     corps: list[tuple[str, tuple[str, ...]]] = []
     seen: set[str] = set()
     for i, entry in enumerate(raw):
         if not isinstance(entry, dict) or not isinstance(entry.get("commander"), str):
-            raise Illegal(rule, "each corps names its commander", f"/corps/{i}")
+            raise Illegal(rule, T("each corps names its commander"), f"/corps/{i}")
         cid = str(entry["commander"])
         if setup.owner(cid) is None or cid in {c for c, _ in corps}:
-            raise Illegal(rule, f"{cid!r} is not one of your commanders, once", f"/corps/{i}")
+            raise Illegal(
+                rule,
+                T("{commander} is not one of your commanders, once", commander=repr(cid)),
+                f"/corps/{i}",
+            )
         units = _strings(entry.get("units"), rule, f"/corps/{i}/units")
         if seen & set(units) or len(set(units)) != len(units):
-            raise Illegal(rule, "a unit joins one corps only", f"/corps/{i}/units")
+            raise Illegal(rule, T("a unit joins one corps only"), f"/corps/{i}/units")
         seen |= set(units)
         corps.append((cid, units))
     missing = [c for c, _ in setup.owners if c not in {x for x, _ in corps}]
     if missing:
-        raise Illegal(rule, f"commanders without a corps: {', '.join(missing)}", "/corps")
+        raise Illegal(
+            rule,
+            T("commanders without a corps: {commanders}", commanders=", ".join(missing)),
+            "/corps",
+        )
     return replace(setup, corps=tuple(corps), step=STARTING if setup.two_corps else PLACE)
 
 
@@ -223,7 +245,7 @@ def _starting(setup: SideSetup, p: dict[str, JSON]) -> SideSetup:
     rule = "NT-TEAM-28"
     chosen = _strings(p.get("corps"), rule, "/corps")
     if len(set(chosen)) != 2 or any(setup.owner(c) is None for c in chosen):
-        raise Illegal(rule, "choose 2 different Allied corps to start on the board", "/corps")
+        raise Illegal(rule, T("choose 2 different Allied corps to start on the board"), "/corps")
     return replace(setup, starting=chosen, step=PLACE, part=0)
 
 
@@ -232,15 +254,21 @@ def _place(setup: SideSetup, role: str, p: dict[str, JSON]) -> SideSetup:
     rule = "NT-TEAM-29"
     cid = p.get("commander")
     if not isinstance(cid, str):
-        raise Illegal(rule, "name the commander of the corps", "/commander")
+        raise Illegal(rule, T("name the commander of the corps"), "/commander")
     if setup.owner(cid) != role:
         raise TeamRefused(
-            rule, NOT_YOUR_CORPS, 403, f"{cid!r} is not one of your corps", "/commander"
+            rule,
+            NOT_YOUR_CORPS,
+            403,
+            T("not_your_corps: {commander} is not one of your corps", commander=repr(cid)),
+            "/commander",
         )
     if cid not in setup.on_board():
-        raise Illegal(rule, f"{cid} does not start on the board", "/commander")
+        raise Illegal(
+            rule, T("{commander} does not start on the board", commander=cid), "/commander"
+        )
     if cid in {c for c, _ in setup.placed}:
-        raise Illegal(rule, f"{cid} is already placed", "/commander")
+        raise Illegal(rule, T("{commander} is already placed", commander=cid), "/commander")
     app = _opt_str(p, "approach", rule)
     return replace(setup, placed=(*setup.placed, (cid, app)))
 
@@ -250,7 +278,7 @@ def _end_part(setup: SideSetup, role: str) -> SideSetup:
         mine = [c for c in setup.on_board() if setup.owner(c) == role]
         left = [c for c in mine if c not in {x for x, _ in setup.placed}]
         if left:
-            raise Illegal("NT-TEAM-29", f"place your corps first: {', '.join(left)}")
+            raise Illegal("NT-TEAM-29", T("place your corps first: {corps}", corps=", ".join(left)))
     if setup.part + 1 < len(setup.ranks):
         return replace(setup, part=setup.part + 1)
     if setup.step == PLACE and setup.side == F:
@@ -272,26 +300,34 @@ def _detach(setup: SideSetup, role: str, p: dict[str, JSON]) -> SideSetup:
     rule = "NT-TEAM-30"
     uid = p.get("unit")
     if not isinstance(uid, str):
-        raise Illegal(rule, "name the unit", "/unit")
+        raise Illegal(rule, T("name the unit"), "/unit")
     cid = _corps_of(setup, uid)
     if cid is None or setup.owner(cid) != role:
         raise TeamRefused(
-            rule, NOT_YOUR_CORPS, 403, f"{uid!r} is not in one of your corps", "/unit"
+            rule,
+            NOT_YOUR_CORPS,
+            403,
+            T("not_your_corps: {unit} is not in one of your corps", unit=repr(uid)),
+            "/unit",
         )
     if cid not in setup.on_board():
-        raise Illegal(rule, f"{cid} does not start on the board", "/unit")
+        raise Illegal(rule, T("{commander} does not start on the board", commander=cid), "/unit")
     if uid in {u for u, _, _ in setup.detached}:
-        raise Illegal(rule, f"{uid} is already detached", "/unit")
+        raise Illegal(rule, T("{unit} is already detached", unit=uid), "/unit")
     if len(setup.detached) >= MAX_DETACHED:
         raise TeamRefused(
-            rule, DETACH_LIMIT, 409, f"your team has detached {MAX_DETACHED} units already", "/unit"
+            rule,
+            DETACH_LIMIT,
+            409,
+            T("detach_limit: your team has detached {n} units already", n=MAX_DETACHED),
+            "/unit",
         )
     pos = p.get("position")
     if not isinstance(pos, dict):
-        raise Illegal(rule, 'the position is {"locale", "approach"}', "/position")
+        raise Illegal(rule, T("the position is {form}", form='{"locale", "approach"}'), "/position")
     loc = pos.get("locale")
     if not isinstance(loc, int) or isinstance(loc, bool):
-        raise Illegal(rule, "the position names a locale number", "/position/locale")
+        raise Illegal(rule, T("the position names a locale number"), "/position/locale")
     app = _opt_str(pos, "approach", rule)
     return replace(setup, detached=(*setup.detached, (uid, loc, app)))
 
@@ -305,17 +341,19 @@ def _battery(setup: SideSetup, p: dict[str, JSON]) -> SideSetup:
     if uid is None and "unit" in p:
         return replace(setup, battery=None, step=DONE)
     if not isinstance(uid, str):
-        raise Illegal(rule, "name the unit", "/unit")
+        raise Illegal(rule, T("name the unit"), "/unit")
     cid = _corps_of(setup, uid)
     if cid is None or cid not in setup.on_board():
-        raise Illegal(rule, f"{uid!r} is not a French unit on the board", "/unit")
+        raise Illegal(rule, T("{unit} is not a French unit on the board", unit=repr(uid)), "/unit")
     return replace(setup, battery=(uid, _opt_str(p, "approach", rule)), step=DONE)
 
 
 def engine_payload(setup: SideSetup) -> JSON:
     """The engine's allied_setup / french_setup payload of a finished team set-up."""
     if setup.step != DONE:
-        raise Illegal(_RULE_OF[setup.step], f"the team set-up is at step {setup.step!r}")
+        raise Illegal(
+            _RULE_OF[setup.step], T("the team set-up is at step {step}", step=repr(setup.step))
+        )
     placed = dict(setup.placed)
     board = setup.on_board()
     corps: list[JSON] = []

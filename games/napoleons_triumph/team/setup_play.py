@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import combinations
 
+from games.core.i18n import T
 from games.core.protocol import JSON, Action, LogEntry
 from games.core.rng import Rng
 from games.napoleons_triumph.board_model import Board
@@ -42,14 +43,13 @@ ENGINE_KINDS = {AL: "allied_setup", F: "french_setup"}
 SETUP_PHASES = ("setup_AL", "setup_F")
 Run = Callable[[GameState, Action], Ctx]  # the two-player engine (core_run), raises Illegal
 _PROMPT = {
-    su.ORGANIZE_CORPS: "organize the corps of your side (NT-TEAM-27)",
-    su.CHOOSE_STARTING: "choose the two corps that start on the board (NT-TEAM-28)",
-    su.PLACE_CORPS: "place one of your corps (NT-TEAM-29)",
-    su.DETACH_UNIT: "detach a unit of one of your corps (NT-TEAM-30, 6 for the team)",
-    su.CHOOSE_BATTERY: "choose and place the fixed battery (NT-TEAM-31)",
-    su.END_PART: "end your part of the set-up (NT-TEAM-29, -30)",
+    su.ORGANIZE_CORPS: T("organize the corps of your side (NT-TEAM-27)"),
+    su.CHOOSE_STARTING: T("choose the two corps that start on the board (NT-TEAM-28)"),
+    su.PLACE_CORPS: T("place one of your corps (NT-TEAM-29)"),
+    su.DETACH_UNIT: T("detach a unit of one of your corps (NT-TEAM-30, 6 for the team)"),
+    su.CHOOSE_BATTERY: T("choose and place the fixed battery (NT-TEAM-31)"),
+    su.END_PART: T("end your part of the set-up (NT-TEAM-29, -30)"),
 }
-_STEP_NAMES = {su.PLACE: "placement", su.DETACH: "detachments"}
 
 
 def follow(state: GameState, data: TeamData, board: Board) -> None:
@@ -93,8 +93,9 @@ def prompt_kinds(state: GameState, setup: SideSetup, role: str) -> dict[str, JSO
 
 
 def prompt_text(setup: SideSetup) -> str:
-    side = "Allied" if setup.side == AL else "French"
-    return f"The {side} team's set-up: step {setup.step}."
+    if setup.side == AL:
+        return T("The Allied team's set-up: step {step}.", step=setup.step)
+    return T("The French team's set-up: step {step}.", step=setup.step)
 
 
 def _to_place(setup: SideSetup, role: str) -> list[str]:
@@ -179,14 +180,23 @@ def refuse_engine_setup(data: TeamData, state: GameState, role: str, kind: str) 
                 refused.rule,
                 su.NOT_CINC,
                 403,
-                f"only the commander-in-chief acts now; in team play the set-up is sent as {names}",
+                T(
+                    "not_cinc: only the commander-in-chief acts now; in team play the set-up is "
+                    "sent as {kinds}",
+                    kinds=names,
+                ),
                 "/role",
             )
     raise TeamRefused(
         "NT-TEAM-29",
         "use_setup_parts",
         409,
-        f"in team play every seat sends its own part of the set-up: {kind} is replaced by {names}",
+        T(
+            "use_setup_parts: in team play every seat sends its own part of the set-up: {kind} is "
+            "replaced by {kinds}",
+            kind=kind,
+            kinds=names,
+        ),
         "/kind",
     )
 
@@ -212,13 +222,16 @@ def act(
         raise Illegal(rej.rule, rej.message, rej.path)
     setup = running(state, data)
     if setup is None:
-        raise Illegal("NT-TEAM-29", "no set-up is running: the set-up parts are over", "/kind")
+        raise Illegal("NT-TEAM-29", T("no set-up is running: the set-up parts are over"), "/kind")
     if state.roles.get(role) != setup.side:
         raise TeamRefused(
             "NT-TEAM-29",
             su.NOT_YOUR_PART,
             409,
-            "the Allied team sets up first (every Allied seat), then the French team",
+            T(
+                "not_your_setup_part: the Allied team sets up first (every Allied seat), then the "
+                "French team"
+            ),
             "/role",
         )
     nxt = su.apply(setup, role, kind, action.payload)
@@ -241,26 +254,58 @@ def act(
 def _line(before: SideSetup, after: SideSetup, role: str, kind: str) -> str:
     if kind == su.ORGANIZE_CORPS:
         corps = "; ".join(f"{c}: {', '.join(us) or '-'}" for c, us in after.corps)
-        return f"{role} organizes the corps: {corps}."
+        return T("{role} organizes the corps: {corps}.", role=role, corps=corps)
     if kind == su.CHOOSE_STARTING:
-        return f"{role} chooses the corps that start on the board: {', '.join(after.starting)}."
+        return T(
+            "{role} chooses the corps that start on the board: {corps}.",
+            role=role,
+            corps=", ".join(after.starting),
+        )
     if kind == su.PLACE_CORPS:
         cid, app = after.placed[-1]
-        return f"{role} places {cid} {_where(app)}."
+        if app is None:
+            return T("{role} places {commander} in reserve.", role=role, commander=cid)
+        return T(
+            "{role} places {commander} blocking {approach}.", role=role, commander=cid, approach=app
+        )
     if kind == su.DETACH_UNIT:
         uid, loc, app = after.detached[-1]
         left = su.MAX_DETACHED - len(after.detached)
-        return f"{role} detaches {uid} to locale {loc} {_where(app)} ({left} detachments left)."
+        if app is None:
+            return T(
+                "{role} detaches {unit} to locale {locale} in reserve ({n} detachments left).",
+                role=role,
+                unit=uid,
+                locale=loc,
+                n=left,
+            )
+        return T(
+            "{role} detaches {unit} to locale {locale} blocking {approach} ({n} detachments left).",
+            role=role,
+            unit=uid,
+            locale=loc,
+            approach=app,
+            n=left,
+        )
     if kind == su.CHOOSE_BATTERY:
         if after.battery is None:
-            return f"{role} chooses no fixed battery: no French artillery is on the board."
+            return T(
+                "{role} chooses no fixed battery: no French artillery is on the board.", role=role
+            )
         uid, app = after.battery
-        return f"{role} chooses {uid} as the fixed battery{'' if app is None else f', {app}'}."
-    return f"{role} ends his part of the {_STEP_NAMES.get(before.step, 'set-up')}."
-
-
-def _where(app: str | None) -> str:
-    return "in reserve" if app is None else f"blocking {app}"
+        if app is None:
+            return T("{role} chooses {unit} as the fixed battery.", role=role, unit=uid)
+        return T(
+            "{role} chooses {unit} as the fixed battery, {approach}.",
+            role=role,
+            unit=uid,
+            approach=app,
+        )
+    if before.step == su.PLACE:
+        return T("{role} ends his part of the placement.", role=role)
+    if before.step == su.DETACH:
+        return T("{role} ends his part of the detachments.", role=role)
+    return T("{role} ends his part of the set-up.", role=role)
 
 
 # ------------------------------------------------------------------------------ completable
@@ -284,9 +329,9 @@ def _completable(run: Run, state: GameState, setup: SideSetup, board: Board) -> 
             continue
         return
     if first is None:
-        raise Illegal("NT-TEAM-29", "this set-up cannot be completed")
+        raise Illegal("NT-TEAM-29", T("this set-up cannot be completed"))
     r = first.rejection
-    raise Illegal(r.rule, f"the set-up could not be completed: {r.message}", r.path)
+    raise Illegal(r.rule, T("the set-up could not be completed: {error}", error=r.message), r.path)
 
 
 def _completions(state: GameState, setup: SideSetup, board: Board) -> Iterator[SideSetup]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from games.core.i18n import T
 from games.core.protocol import JSON
 from games.napoleons_triumph.state import GameState
 from games.napoleons_triumph.team import engine_state as ES
@@ -62,35 +63,46 @@ def read_team_line(state: GameState, role: str, line: str) -> tuple[str, dict[st
     if state.team is None:
         raise OrderLineError(
             "NT-TEAM-1",
-            "written orders belong to team play (options.team_play); in this game each side is"
-            " one player",
+            T(
+                "written orders belong to team play (options.team_play); in this game each side "
+                "is one player"
+            ),
         )
     team = _writer_team(state, role)
     seal = _SEAL.fullmatch(text)
     if seal is not None:
         if seal["rest"]:
-            raise OrderLineError(FORM, "write SEAL alone on its line")
+            raise OrderLineError(FORM, T("write SEAL alone on its line"))
         raise OrderLineError(
             "NT-TEAM-18",
-            "there is no separate seal: your orders are sealed at your first command or when you"
-            " end your part (NT-TEAM-18, AMB-3); leave the SEAL line out",
+            T(
+                "there is no separate seal: your orders are sealed at your first command or when "
+                "you end your part (NT-TEAM-18, AMB-3); leave the SEAL line out"
+            ),
         )
     no_order = _NO_ORDER.fullmatch(text)
     if no_order is not None:
         seat = team.seat(_recipient(team, no_order["rank"], "NO ORDER <rank>"))
         raise OrderLineError(
             "NT-TEAM-18",
-            f"an order cannot be withdrawn by email: write nothing to rank {seat.rank}"
-            " and his slot is sealed empty (AMB-4); to change a draft send a new ORDER line",
+            T(
+                "an order cannot be withdrawn by email: write nothing to rank {rank} and his slot "
+                "is sealed empty (AMB-4); to change a draft send a new ORDER line",
+                rank=seat.rank,
+            ),
         )
     order = _ORDER.fullmatch(text)
     assert order is not None, "read_team_line is called for is_team_line lines only"
     if not order["colon"]:
-        raise OrderLineError(FORM, "write 'ORDER <rank>: <order>', e.g. ORDER 2: Telnitz angreifen")
+        raise OrderLineError(
+            FORM, T("write 'ORDER <rank>: <order>', e.g. ORDER 2: Telnitz angreifen")
+        )
     recipient = _recipient(team, order["rank"], "ORDER <rank>: <order>")
     words = order["text"].strip()
     if len(words) > MAX_ORDER_CHARS:
-        raise OrderLineError(FORM, f"an order has at most {MAX_ORDER_CHARS} characters")
+        raise OrderLineError(
+            FORM, T("an order has at most {most} characters", most=MAX_ORDER_CHARS)
+        )
     return WRITE_ORDER, {"recipient": recipient, "text": words}
 
 
@@ -99,13 +111,15 @@ def _writer_team(state: GameState, role: str) -> Team:
     team = ES.load(state.team).team(side) if state.team is not None and side else None
     if team is None:
         raise OrderLineError(
-            "NT-TEAM-5", "your team's ranks are not settled yet: orders are written after them"
+            "NT-TEAM-5", T("your team's ranks are not settled yet: orders are written after them")
         )
     if team.cinc.role != role:
         raise OrderLineError(
             "NT-TEAM-17",
-            f"only the commander-in-chief (rank 1) writes orders; you are rank"
-            f" {team.seat(role).rank}",
+            T(
+                "only the commander-in-chief (rank 1) writes orders; you are rank {rank}",
+                rank=team.seat(role).rank,
+            ),
         )
     return team
 
@@ -114,18 +128,27 @@ def _recipient(team: Team, raw: str, form: str) -> str:
     """The seat of the subordinate of rank `raw` (NT-TEAM-18 (c): a teammate, not himself)."""
     word = raw.strip()
     if not word.isdigit() or len(word) > 2:
-        raise OrderLineError(FORM, f"write {form!r} with the rank as a number, e.g. 2")
+        raise OrderLineError(
+            FORM, T("write {form} with the rank as a number, e.g. 2", form=repr(form))
+        )
     rank = int(word)
     if len(team.seats) < 2:
-        raise OrderLineError("NT-TEAM-18", "your team has no other seat to write to")
+        raise OrderLineError("NT-TEAM-18", T("your team has no other seat to write to"))
     last = len(team.seats)
     if rank == 1:
         raise OrderLineError(
-            "NT-TEAM-18", f"rank 1 is you: write to your subordinates, ranks 2 to {last}"
+            "NT-TEAM-18",
+            T("rank 1 is you: write to your subordinates, ranks 2 to {last}", last=last),
         )
     if not 2 <= rank <= last:
-        span = "rank 2" if last == 2 else f"ranks 2 to {last}"
         raise OrderLineError(
-            "NT-TEAM-18", f"your team has no rank {rank}: your subordinates are {span}"
+            "NT-TEAM-18",
+            T("your team has no rank {rank}: your subordinates are rank 2", rank=rank)
+            if last == 2
+            else T(
+                "your team has no rank {rank}: your subordinates are ranks 2 to {last}",
+                rank=rank,
+                last=last,
+            ),
         )
     return team.seats[rank - 1].role

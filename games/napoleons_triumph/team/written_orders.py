@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from games.core.canonical import canonical_json
+from games.core.i18n import T
 from games.core.protocol import JSON, Rejection
 from games.napoleons_triumph.board_model import Board
 from games.napoleons_triumph.team.model import Team, TeamSeat
@@ -145,18 +146,18 @@ def _check_submission(team: Team, author: str, recipient: str, phase_open: bool)
         raise OrderRefused(
             "NT-TEAM-18",
             ORDER_PHASE_CLOSED,
-            "orders are written at the start of the CinC's turn only",
+            T("orders are written at the start of the CinC's turn only"),
         )
     if not any(s.role == author and s.is_cinc for s in team.seats):  # NT-TEAM-17
         raise OrderRefused(
-            "NT-TEAM-17", NOT_CINC, "only the commander-in-chief gives written orders"
+            "NT-TEAM-17", NOT_CINC, T("only the commander-in-chief gives written orders")
         )
     # NT-TEAM-18 (c): the same body for himself, the other team and a seat that does not exist (T38)
     if recipient not in {s.role for s in recipients(team, author)}:
         raise OrderRefused(
             "NT-TEAM-18",
             BAD_RECIPIENT,
-            "a written order goes to one teammate of the commander-in-chief",
+            T("a written order goes to one teammate of the commander-in-chief"),
             "/recipient",
         )
 
@@ -187,7 +188,7 @@ def draft(
         raise OrderRefused(
             "NT-TEAM-21",
             ORDER_INVALID,
-            f"this game allows at most {max_toponyms} toponyms an order",
+            T("this game allows at most {n} toponyms an order", n=max_toponyms),
         )
     return WrittenOrder(team.side, author, recipient, turn, content)
 
@@ -271,7 +272,11 @@ def transition(state: SlotState, to: SlotState) -> SlotState:
         raise OrderRefused(
             "NT-TEAM-18",
             ORDER_PHASE_CLOSED,
-            f"a {state.value.lower()} order cannot become {to.value.lower()}",
+            T(
+                "a {state} order cannot become {other}",
+                state=state.value.lower(),
+                other=to.value.lower(),
+            ),
         )
     return to
 
@@ -296,7 +301,7 @@ def seal(team: Team, turn: int, drafts: Mapping[str, Order | None]) -> tuple[Wri
         raise OrderRefused(
             "NT-TEAM-18",
             BAD_RECIPIENT,
-            "a written order goes to one teammate of the commander-in-chief",
+            T("a written order goes to one teammate of the commander-in-chief"),
         )
     return tuple(
         WrittenOrder(team.side, author, s.role, turn, drafts.get(s.role)) for s in team.seats[1:]

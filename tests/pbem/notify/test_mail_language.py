@@ -26,6 +26,7 @@ from pbem.notify.digest import digest_context, digest_send, notification_pref_se
 from pbem.notify.language import language_of, language_set, mail_language
 from pbem.notify.models import Notification, NotificationPref
 from pbem.notify.services import notification_deliver
+from pbem.play.engine_text import engine_text
 from pbem.play.errors import InvalidField
 from pbem.play.models import Event, Game
 from pbem.play.services.games import game_create
@@ -107,15 +108,17 @@ def test_your_turn_in_german_and_in_english(game: Game, bob: User) -> None:
     assert 'It is your turn as French army (french) in "notify test"' in english.body
     assert "Du bist" not in english.body
 
-    # what a program (or the engine) wrote is the same in both
+    # what a program wrote is the same in both; the engine's report in each one's language
     assert german.extra_headers["Reply-To"] == english.extra_headers["Reply-To"]
     assert german.extra_headers["Message-ID"] == english.extra_headers["Message-ID"]
     report = notification_content(n).context["report_text"]
     assert report
+    assert report in english.body
+    assert engine_text(report, "de") in german.body
+    assert engine_text(report, "de") != report  # the engine's sentences have German
     examples = []
     for sent in (german, english):
         assert german.extra_headers["Reply-To"] in sent.body
-        assert report in sent.body
         assert str(game.pk) in sent.body
         examples.append([line for line in sent.body.splitlines() if line.strip() in EXAMPLES])
     assert examples[0] == examples[1]

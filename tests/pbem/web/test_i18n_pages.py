@@ -57,22 +57,24 @@ def test_the_language_switch_signed_out_and_in(client: Client, alice: User) -> N
     assert "Meine Partien" in fresh.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
 
-def po_entries() -> list[tuple[str, str]]:
-    """(msgid, first msgstr) of every entry of the German catalogue."""
+def po_entries() -> list[tuple[str, str, str]]:
+    """(msgctxt or "", msgid, first msgstr) of every entry of the German catalogue."""
     text = PO.read_text(encoding="utf-8")
     entries = []
     for block in text.split("\n\n")[1:]:
         fields: dict[str, str] = {}
         current = ""
         for line in block.splitlines():
-            m = re.match(r'^(msgid|msgid_plural|msgstr(?:\[0\])?|msgstr\[\d\]) "(.*)"$', line)
+            m = re.match(
+                r'^(msgctxt|msgid|msgid_plural|msgstr(?:\[0\])?|msgstr\[\d\]) "(.*)"$', line
+            )
             if m:
                 current = m.group(1)
                 fields[current] = m.group(2)
             elif line.startswith('"') and current:
                 fields[current] += line[1:-1]
         msgstr = fields.get("msgstr", fields.get("msgstr[0]", ""))
-        entries.append((fields.get("msgid", ""), msgstr))
+        entries.append((fields.get("msgctxt", ""), fields.get("msgid", ""), msgstr))
     return entries
 
 
@@ -83,11 +85,16 @@ def unescape(s: str) -> str:
 def test_every_string_is_translated_and_compiled() -> None:
     entries = po_entries()
     assert len(entries) > 150
-    assert all(msgstr for _msgid, msgstr in entries), [m for m, s in entries if not s]
+    assert all(msgstr for _c, _msgid, msgstr in entries), [m for _c, m, s in entries if not s]
     assert "#, fuzzy" not in PO.read_text(encoding="utf-8").split("\n\n", 1)[1]
     with translation.override("de"):
-        for msgid, msgstr in entries:
-            assert translation.gettext(unescape(msgid)) == unescape(msgstr), msgid
+        for context, msgid, msgstr in entries:
+            found = (
+                translation.pgettext(unescape(context), unescape(msgid))
+                if context
+                else translation.gettext(unescape(msgid))
+            )
+            assert found == unescape(msgstr), msgid
 
 
 def test_the_engines_refusals_and_descriptions_in_german(
