@@ -38,6 +38,16 @@ class _Pattern:
     template: str
     regex: re.Pattern[str]
     literal: int  # characters of fixed text: the more, the more specific
+    prefix: str  # the fixed text before the first field
+    anchor: str  # its longest run of fixed text: a sentence without it cannot fit
+
+    @property
+    def order(self) -> tuple[int, str]:
+        return (-self.literal, self.template)
+
+
+PREFIX = 2  # patterns are filed by this many characters of their fixed beginning
+CACHE_MAX = 20_000  # translated sentences kept (pages and mails repeat their log lines)
 
 
 def _compile(template: str) -> _Pattern:
@@ -50,7 +60,10 @@ def _compile(template: str) -> _Pattern:
         pos = m.end()
     parts.append(re.escape(template[pos:]))
     literal = len(FIELD.sub("", template))
-    return _Pattern(template, re.compile("".join(parts), re.DOTALL), literal)
+    first = FIELD.search(template)
+    prefix = template[: first.start()] if first else template
+    anchor = max(FIELD.split(template)[::2], key=len)  # the split's even items: fixed text
+    return _Pattern(template, re.compile("".join(parts), re.DOTALL), literal, prefix, anchor)
 
 
 class TemplateIndex:
@@ -59,21 +72,55 @@ class TemplateIndex:
     def __init__(self, catalog: Mapping[str, str]) -> None:
         """`catalog`: template -> its translation (empty translations are left out)."""
         self._exact = {k: v for k, v in catalog.items() if v and not FIELD.search(k)}
-        patterned = [_compile(k) for k, v in catalog.items() if v and FIELD.search(k)]
-        self._patterns = sorted(patterned, key=lambda p: -p.literal)
+        patterned = sorted(
+            (_compile(k) for k, v in catalog.items() if v and FIELD.search(k)),
+            key=lambda p: p.order,
+        )
+        # filed by the first PREFIX characters of their fixed beginning; a shorter beginning
+        # (a template that opens with a field, say) is a candidate for every sentence
+        self._by_prefix: dict[str, list[_Pattern]] = {}
+        self._anywhere: list[_Pattern] = []
+        for pattern in patterned:
+            if len(pattern.prefix) >= PREFIX:
+                self._by_prefix.setdefault(pattern.prefix[:PREFIX], []).append(pattern)
+            else:
+                self._anywhere.append(pattern)
         self._catalog = dict(catalog)
+        self._cache: dict[str, str] = {}
+        self._merged: dict[str, list[_Pattern]] = {}
+
+    def _candidates(self, text: str) -> list[_Pattern]:
+        """The patterns that may fit `text`, the most specific first (as without the filing)."""
+        key = text[:PREFIX]
+        merged = self._merged.get(key)
+        if merged is None:
+            filed = [*self._by_prefix.get(key, []), *self._anywhere]
+            merged = self._merged[key] = sorted(filed, key=lambda p: p.order)
+        return merged
 
     def match(self, text: str) -> tuple[str, dict[str, str]] | None:
         """The template `text` was formatted from and its field values; None when none fits."""
         if text in self._exact:
             return text, {}
-        for pattern in self._patterns:
+        for pattern in self._candidates(text):
+            if pattern.anchor not in text:
+                continue
             found = pattern.regex.fullmatch(text)
             if found is not None:
                 return pattern.template, found.groupdict()
         return None
 
     def translate(self, text: str) -> str:
+        cached = self._cache.get(text)
+        if cached is not None:
+            return cached
+        translated = self._translate(text)
+        if len(self._cache) >= CACHE_MAX:
+            self._cache.clear()
+        self._cache[text] = translated
+        return translated
+
+    def _translate(self, text: str) -> str:
         found = self.match(text)
         if found is None:
             return text

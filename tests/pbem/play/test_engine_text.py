@@ -47,3 +47,38 @@ def test_a_refusal_of_the_engine_reads_german_for_a_german_reader() -> None:
         assert engine_text("A sentence of no template.") == "A sentence of no template."
     with translation.override("en"):
         assert engine_text("it is not your turn") == "it is not your turn"
+
+
+def test_the_filed_index_finds_what_trying_every_template_finds() -> None:
+    """TemplateIndex files its patterns by their beginning and skips those whose fixed text is
+    absent: every engine template, filled in, is traced to the template trying them all finds."""
+    import re
+
+    from games.core.i18n import FIELD, TemplateIndex
+
+    catalog = {k: v for k, v in _catalog().items() if k and v}
+    index = TemplateIndex(catalog)
+
+    def pattern(template: str) -> re.Pattern[str]:
+        parts, seen, pos = [], set(), 0
+        for m in FIELD.finditer(template):
+            parts.append(re.escape(template[pos : m.start()]))
+            name = m.group(1)
+            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+            seen.add(name)
+            pos = m.end()
+        parts.append(re.escape(template[pos:]))
+        return re.compile("".join(parts), re.DOTALL)
+
+    ordered = sorted(
+        (t for t in catalog if FIELD.search(t)), key=lambda t: (-len(FIELD.sub("", t)), t)
+    )
+    every = [(t, pattern(t)) for t in ordered]
+    checked = 0
+    for template in ordered:
+        text = T(template, **{f: f"<{f}>" for f in fields_of(template)})
+        brute = next((t for t, p in every if p.fullmatch(text)), None)
+        found = index.match(text)
+        assert (found[0] if found else None) == brute, text
+        checked += 1
+    assert checked > 300
