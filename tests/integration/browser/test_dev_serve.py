@@ -1,0 +1,215 @@
+"""The first command of the README, `./dev serve`, played in two browsers (issue 15, "Done when":
+a new user plays a whole game in two browser windows from `./dev serve`, with no API call).
+
+The test runs `./dev serve` itself, as a new user does: the embedded default (a fresh SQLite file
+under a temporary PBEM_DATA_DIR, Celery eager, the console mail backend printing to the
+terminal, runserver with DEBUG serving the static files), on a free port, without the SMTP
+listener. Two players sign up with the link the terminal shows, the first creates a Napoleon's
+Triumph game and the second joins it from the lobby; both set up and play a few orders by the
+text box, each page following the other's moves by its own polling; then the French resign from
+the form, both pages show the result without a reload, and the page's verify link answers ok.
+
+The orders are chosen by the engine on that server's database (dev_oracle.py, a program run on
+the same embedded default); the pages learn nothing from it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.integration.browser.conftest import WAIT_MS, OpenContext, Screenshots
+from tests.integration.browser.nt_oracle import Order
+from tests.integration.browser.test_two_players import (
+    NO_RELOAD,
+    PASSWORD,
+    create_game,
+    offers,
+    play,
+)
+from tests.integration.conftest import ROOT, ProcessGroup
+from tests.integration.it_helpers import report
+
+pytestmark = [pytest.mark.integration, pytest.mark.browser]
+
+START_SECONDS = 900  # a fresh venv check, migrate and the demo game on a busy 2-core machine
+MORE_ORDERS = 4  # after both set-ups
+# what the tests' own environment sets and the embedded default must not see
+NOT_PASSED = ("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE", "PBEM_SITE_URL")
+
+
+class DevServe(ProcessGroup):
+    """`./dev serve` in its own process group on a free port and a fresh data directory, its
+    terminal output in a log file (the console mail backend prints the mails there)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.log = data_dir / "dev-serve.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://localhost:{self.port}"
+        self.env = {
+            k: v for k, v in os.environ.items() if k not in NOT_PASSED and not k.startswith("PBEM_")
+        }
+        self.env.update(PBEM_DATA_DIR=str(data_dir), PORT=str(self.port), PBEM_SMTPD_PORT="0")
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["./dev", "serve"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=2):
+                return True
+        except OSError:
+            return False
+
+    def wait_up(self) -> None:
+        deadline = time.monotonic() + START_SECONDS
+        while not self.answers():
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise AssertionError(f"./dev serve ended ({self.proc.returncode}):\n{self.tail()}")
+            if time.monotonic() > deadline:
+                raise AssertionError(f"./dev serve did not answer:\n{self.tail()}")
+            time.sleep(0.2)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@pytest.fixture
+def dev_serve(tmp_path: Path) -> Iterator[DevServe]:
+    server = DevServe(tmp_path)
+    server.start()
+    try:
+        server.wait_up()
+        yield server
+    finally:
+        server.stop()
+
+
+def terminal_link(server: DevServe, email: str, after: int) -> str:
+    """The activation link of the mail to `email` that the console backend printed after offset
+    `after` of the terminal output."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    pattern = re.compile(re.escape(server.url) + r"/accounts/verify/\S+")
+    while time.monotonic() < deadline:
+        printed = server.output()[after:]
+        at = printed.find(f"To: {email}")
+        found = pattern.search(printed, at) if at >= 0 else None
+        if found:
+            return found.group(0)
+        time.sleep(0.2)
+    raise AssertionError(f"no activation link for {email} in the terminal:\n{server.tail()}")
+
+
+def sign_up(page: Page, server: DevServe, name: str, shots: Screenshots) -> None:
+    email = f"{name}@players.example"
+    printed = len(server.output())
+    page.goto(f"{server.url}/accounts/signup/")
+    form = page.locator("#signup-form")
+    form.locator("input[name=username]").fill(name)
+    form.locator("input[name=email]").fill(email)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#signup-sent")).to_contain_text(email, timeout=WAIT_MS)
+    page.goto(terminal_link(server, email, printed))
+    page.locator("#verify-form button[type=submit]").click()
+    expect(page.locator("#logout-form")).to_contain_text(name, timeout=WAIT_MS)
+    shots.take(page, f"signed-up-{name}")
+
+
+def oracle(server: DevServe, game_id: str, seed: int) -> dict[str, object]:
+    """What the engine, on the server's own database, prompts and would order (dev_oracle.py)."""
+    done = subprocess.run(  # noqa: S603  (a fixed argv, no user input)
+        [sys.executable, "-m", "tests.integration.browser.dev_oracle", game_id, str(seed)],
+        cwd=ROOT,
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return answer
+
+
+def test_a_new_user_plays_a_whole_game_from_dev_serve(
+    dev_serve: DevServe,
+    open_context: OpenContext,
+    shots: Screenshots,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    started = time.monotonic()
+    site = dev_serve.url
+    pages = {"allied": open_context("allied"), "french": open_context("french")}
+    allied, french = pages["allied"], pages["french"]
+    sign_up(allied, dev_serve, "clara", shots)
+    sign_up(french, dev_serve, "dmitri", shots)
+
+    game_id = create_game(allied, site, seat="allied")
+    french.goto(f"{site}/")
+    row = french.locator(f"#open-games tr.game[data-game='{game_id}']")
+    expect(row).to_be_visible(timeout=WAIT_MS)
+    row.locator(f"#join-{game_id}-french button").click()
+    expect(french).to_have_url(re.compile(f"/games/{game_id}/$"), timeout=WAIT_MS)
+    allied.goto(f"{site}/games/{game_id}/")
+    for page in pages.values():  # from here on, no page is loaded again
+        page.evaluate(f"{NO_RELOAD} = true")
+
+    enemy_blocks = allied.locator("#board g.block.enemy")
+    kinds: list[str] = []
+    for seed in range(1, 100):
+        answer = oracle(dev_serve, game_id, seed)
+        order = answer["order"]
+        assert isinstance(order, dict), answer
+        page = pages[str(order["role"])]
+        offers(page, str(order["kind"]))
+        play(page, Order(str(order["role"]), str(order["kind"]), str(order["text"])))
+        kinds.append(str(order["kind"]))
+        if order["kind"] == "french_setup":  # the Allied page shows the French without a reload
+            expect(enemy_blocks.first).to_be_visible(timeout=WAIT_MS)
+        if "french_setup" in kinds and len(kinds) >= kinds.index("french_setup") + MORE_ORDERS:
+            break
+    assert {"allied_setup", "french_setup"} <= set(kinds), kinds
+    for role, page in pages.items():
+        shots.take(page, f"dev-serve-board-{role}")
+
+    french.locator("#order-text").fill("")
+    french.locator("#order-kind").select_option("resign")
+    french.locator("#choice-resign").select_option(index=1)
+    french.locator("#order-submit").click()
+    for role, page in pages.items():
+        status = page.locator("#status")
+        expect(status).to_have_attribute("data-status", "finished", timeout=WAIT_MS)
+        expect(status.locator("strong")).not_to_be_empty(timeout=WAIT_MS)
+        assert page.evaluate(NO_RELOAD) is True, f"the {role} page was reloaded"
+        shots.take(page, f"dev-serve-over-{role}")
+    french.locator("#verify-link").click()
+    expect(french.locator("body")).to_contain_text(re.compile(r'"ok":\s*true'), timeout=WAIT_MS)
+    assert urlsplit(french.url).path == f"/api/v1/games/{game_id}/verify"
+    report(
+        capsys,
+        f"./dev serve game: {len(kinds) + 1} orders ({' '.join(kinds)} resign),"
+        f" {time.monotonic() - started:.1f} s after the server answered",
+    )
