@@ -30,7 +30,7 @@ from games.core.protocol import JSON
 from pbem.play.errors import ServiceError
 from pbem.play.models import Game
 from pbem.play.rulesets import UnknownRuleset, enabled, ruleset_get
-from pbem.play.selectors import can_read_game, game_find, games_for, roles_of
+from pbem.play.selectors import can_read_game, game_find, games_for, roles_of, umpire_queue
 from pbem.play.services.games import game_create, seat_accept, seat_decline, seat_join
 from pbem.web.language import localized
 from pbem.web.options import (
@@ -115,7 +115,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     if not isinstance(user, User) or not user.is_authenticated:
         return render(request, "web/welcome.html")
     mine, open_games = lobby_rows(user)
-    return render(request, "web/lobby.html", {"mine": mine, "open_games": open_games})
+    rulings = [lobby_row(g, user) for g in umpire_queue(user)]  # the umpire's queue (issue 17)
+    return render(
+        request, "web/lobby.html", {"mine": mine, "open_games": open_games, "rulings": rulings}
+    )
 
 
 # --- creating a game ------------------------------------------------------------------------

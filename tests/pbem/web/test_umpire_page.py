@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.core.umpire import UMPIRE
-from pbem.play.models import Event
+from pbem.play.models import Event, Game
 from tests.pbem.web.conftest import client_of
 from tests.support.umpired import umpired_game
 
@@ -44,3 +44,22 @@ def test_the_umpire_rules_from_the_page(alice: User, bob: User, alice_client: Cl
     assert private.status_code == 303, private.content.decode()[:500]
     assert "Only for the Allies." in alice_client.get(f"/games/{game.pk}/").content.decode()
     assert "Only for the Allies." not in client_of(bob).get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_lobby_lists_the_games_waiting_for_my_ruling(
+    alice: User, bob: User, alice_client: Client
+) -> None:
+    """The umpire's queue in the lobby (issue 17): a game whose rules wait for `@umpire` is listed
+    for its umpire, linked to the umpire's page; not for the players, not when nothing waits."""
+    ursula = User.objects.create_user("ursula_q", "ursula_q@example.com")
+    game = umpired_game(alice, bob, ursula, title="the umpired one")
+    umpire = client_of(ursula)
+    assert 'id="umpire-queue"' not in umpire.get("/").content.decode()  # NT never prompts one
+    Game.objects.filter(pk=game.pk).update(active_roles=[UMPIRE])
+    page = umpire.get("/").content.decode()
+    queue = page[
+        page.index('id="umpire-queue"') : page.index("</table>", page.index('id="umpire-queue"'))
+    ]
+    assert f'data-game="{game.pk}"' in queue
+    assert f"/games/{game.pk}/?role=%40umpire" in queue
+    assert 'id="umpire-queue"' not in alice_client.get("/").content.decode()
