@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from games.core.i18n import FIELD
+from games.core.i18n import FIELD, T
 from games.core.ids import alias
 from games.core.log import Audience, per_audience, reorder_run
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, LogEntry
@@ -36,6 +36,10 @@ class U:
     face: bool = False
 
 
+# an empty list of units in a sentence (a phrase of its own: translated as a value)
+NONE = T("none")
+
+
 @dataclass(frozen=True, slots=True)
 class Us:
     """A list of units in a log line, rendered sorted by the reader's name of each unit (own id or
@@ -43,11 +47,11 @@ class Us:
 
     ids: tuple[str, ...]
     face: bool = False
-    empty: str = "none"
+    empty: str = NONE
     sep: str = ", "
 
     @staticmethod
-    def of(ids: Iterable[str], face: bool = False, empty: str = "none") -> Us:
+    def of(ids: Iterable[str], face: bool = False, empty: str = NONE) -> Us:
         return Us(tuple(ids), face, empty)
 
 

@@ -27,7 +27,7 @@ def take_loss(ctx: Ctx, u: Unit, sp: int, reason: str) -> int:
     if sp <= 0 or u.where != MAP:
         return 0
     u.revealed = True  # NT-92
-    commit_elite(ctx, [u], "takes a loss")  # NT-120(d) / NT-122(d)
+    commit_elite(ctx, [u], T("takes a loss"))  # NT-120(d) / NT-122(d)
     lost = min(sp, u.strength)
     left = u.strength - lost
     after = ("INF" if u.type == "GUARD" else u.type) + str(left)  # NT-5: reduced Guard is INF

@@ -11,6 +11,8 @@ from games.napoleons_triumph.state import SIDES, Unit
 
 ELITE_COST = {"heavy_cav": 2, "guard": 4}  # NT-120, NT-122
 ELITE_ORDER = tuple(ELITE_COST)
+# the morale reason of an elite kind's first use (a phrase of its own: translated as a value)
+_FIRST_USE = {"heavy_cav": T("first use of heavy cav"), "guard": T("first use of guard")}
 
 
 class GameOver(Exception):
@@ -78,7 +80,7 @@ def commit_elite(ctx: Ctx, units: Iterable[Unit], trigger: str) -> None:
                 else T("{units} commit the heavy cav ({trigger}).")
             )
         ctx.log(*line(template, units=Us.of(ids, face=True), trigger=trigger))
-        lose_morale(ctx, side, ELITE_COST[kind], f"first use of {kind.replace('_', ' ')}", floor=1)
+        lose_morale(ctx, side, ELITE_COST[kind], _FIRST_USE[kind], floor=1)
 
 
 def night_recovery(ctx: Ctx) -> None:
@@ -87,4 +89,4 @@ def night_recovery(ctx: Ctx) -> None:
         lost = ctx.state.morale_lost[side]
         gain = min(4, (lost + 1) // 2)
         if gain:
-            gain_morale(ctx, side, gain, "night recovery")
+            gain_morale(ctx, side, gain, T("night recovery"))

@@ -138,7 +138,7 @@ def arrive(ctx: Ctx, plan: MovePlan, entry: Entry, extra: dict[str, JSON]) -> No
     spend(ctx, plan, record(plan, {"entry": entry.id, **extra}))
     if side == F and not state.reinforcements_entered:
         state.reinforcements_entered = True  # NT-63: the victory conditions change for good
-        gain_morale(ctx, F, SURPRISE_MORALE, "first French reinforcements")
+        gain_morale(ctx, F, SURPRISE_MORALE, T("first French reinforcements"))
 
 
 def enter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:

@@ -23,8 +23,10 @@ from games.core.i18n import T
 from games.core.protocol import JSON, Prompt
 from games.napoleons_triumph.board import Board
 
-SIDE_NAME = {"AL": "Allies", "F": "French"}
+SIDE_NAME = {"AL": T("Allies"), "F": T("French")}
 ARMY_NAME = {"AL": "Allied army", "F": "French army"}
+RESULT_KIND = {"decisive": T("decisive"), "marginal": T("marginal")}  # NT-128, NT-129
+RESERVE = T("reserve")  # a piece's position in its locale (else blocking an approach)
 
 # action kind -> the text form of README "Plain-text orders" (a one-line hint)
 TEXT_FORM: Mapping[str, str] = {
@@ -78,9 +80,15 @@ def _str(v: JSON) -> str:
     return v if isinstance(v, str) else ""
 
 
+def _result_kind(v: JSON) -> str:
+    """A result's kind (a code) as the phrase a sentence carries."""
+    kind = _str(v)
+    return RESULT_KIND.get(kind, kind)
+
+
 def _side(v: JSON) -> str:
     s = _str(v)
-    return SIDE_NAME.get(s, s or "nobody")
+    return SIDE_NAME.get(s, s or T("nobody"))
 
 
 # ------------------------------------------------------------------------------- names
@@ -114,12 +122,12 @@ class Names:
         lid = _int(p.get("locale")) or 0
         app = _str(p.get("approach"))
         if not app:
-            return lid, "reserve"
+            return lid, RESERVE
         try:
             there = self.board.other_locale(app, lid)
         except (KeyError, ValueError):
-            return lid, f"blocking {app}"
-        return lid, f"blocking {app} towards {self.place(there)}"
+            return lid, T("blocking {approach}", approach=app)
+        return lid, T("blocking {approach} towards {place}", approach=app, place=self.place(there))
 
     def commander(self, cid: JSON) -> str:
         c = self.board.commanders.get(_str(cid))
@@ -135,7 +143,7 @@ def _unit(u: dict[str, JSON]) -> str:
     if face:
         text += f" {_str(face.get('type'))}{_int(face.get('strength'))}"
     if u.get("fixed_battery") is True:
-        text += " (fixed battery)"
+        text = T("{unit} (fixed battery)", unit=text)
     return text
 
 
@@ -148,13 +156,26 @@ def _group(units: Sequence[dict[str, JSON]], commanders: Sequence[str], names: N
         mine = [i for i, u in enumerate(units) if u.get("corps") == cid]
         placed.update(mine)
         listed = ", ".join(_unit(units[i]) for i in mine)
-        parts.append(f"{names.commander(cid)} [{listed}]" if listed else names.commander(cid))
+        parts.append(_led(names.commander(cid), listed) if listed else names.commander(cid))
     for i, u in enumerate(units):
         if i not in placed:
             corps = u.get("corps")
-            extra = f" (corps {names.commander(corps)})" if isinstance(corps, str) else ""
-            parts.append(_unit(u) + extra)
+            parts.append(
+                T("{unit} (corps {commander})", unit=_unit(u), commander=names.commander(corps))
+                if isinstance(corps, str)
+                else _unit(u)
+            )
     return ", ".join(parts)
+
+
+def _labelled(label: str, items: str) -> str:
+    """`items` under a label: a position's pieces ("reserve: ..."), a seat's corps."""
+    return T("{label}: {items}", label=label, items=items)
+
+
+def _led(commander: str, units: str) -> str:
+    """A commander with the units of his corps beside him: "Bagration [A01 INF2, A02 CAV1]"."""
+    return T("{commander} [{units}]", commander=commander, units=units)
 
 
 def _forces(
@@ -174,8 +195,8 @@ def _forces(
     for lid in sorted(at):
         spots = at[lid]
         order = sorted(spots, key=lambda w: (w != "reserve", w))
-        text = "; ".join(f"{w}: {_group(*spots[w], names)}" for w in order)
-        lines.append(f"  {names.place(lid)}: {text}")
+        text = "; ".join(_labelled(w, _group(*spots[w], names)) for w in order)
+        lines.append(T("  {place}: {positions}", place=names.place(lid), positions=text))
     return lines
 
 
@@ -186,9 +207,10 @@ def _offmap(side: str, entries: JSON, own: bool, names: Names) -> str | None:
         units = d.get("units")
         if isinstance(units, list):
             listed = ", ".join(_unit(_obj(u)) for u in units)
-            parts.append(f"{names.commander(d.get('commander'))} [{listed}]")
+            parts.append(_led(names.commander(d.get("commander")), listed))
         else:
-            parts.append(f"{names.commander(d.get('commander'))} ({_int(units)} blocks)")
+            commander = names.commander(d.get("commander"))
+            parts.append(T("{commander} ({n} blocks)", commander=commander, n=_int(units)))
     if not parts:
         return None
     pieces = "; ".join(parts)
@@ -269,7 +291,7 @@ def _head(view: dict[str, JSON]) -> list[str]:
             T(
                 "Game over: {side} win ({kind}: {reason}).",
                 side=_side(result.get("winner")),
-                kind=_str(result.get("kind")),
+                kind=_result_kind(result.get("kind")),
                 reason=_str(result.get("reason")),
             )
         )
@@ -380,7 +402,9 @@ def _fight(view: dict[str, JSON], names: Names) -> list[str]:
     plans = _obj(view.get("standing_instructions"))
     if plans:
         scopes = sorted(plans, key=lambda k: (k != "default", len(k), k))
-        named = ", ".join(k if k == "default" else f"locale {k}" for k in scopes)
+        named = ", ".join(
+            T("default") if k == "default" else T("locale {locale}", locale=k) for k in scopes
+        )
         lines.append(T("Standing instructions filed for: {scopes}.", scopes=named))
     return lines
 
@@ -420,10 +444,10 @@ def _teams(view: dict[str, JSON], names: Names) -> list[str]:
         seats = []
         for i, r in enumerate(ranks or members):
             led = ", ".join(names.commander(c) for c, who in sorted(corps.items()) if who == r)
-            label = f"rank {i + 1} {r}" if ranks else r
+            label = T("rank {rank} {seat}", rank=i + 1, seat=r) if ranks else r
             if ranks and i == 0:
-                label += " (commander-in-chief)"
-            seats.append(f"{label}{': ' + led if led else ''}")
+                label = T("{seat} (commander-in-chief)", seat=label)
+            seats.append(_labelled(label, led) if led else label)
         conf = _str(t.get("conference"))
         lines.append(_team_line(_str(t.get("side")), conf, "; ".join(seats)))
         if role in members:

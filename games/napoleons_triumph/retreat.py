@@ -120,7 +120,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     for u in retreating:
         u.revealed = True
     ctx.log(*line(T("Retreat from locale {locale}: {units}"), locale=loc, units=_faces(retreating)))
-    commit_elite(ctx, retreating, "retreats")
+    commit_elite(ctx, retreating, T("retreats"))
     lost = 0
     # R2: artillery is eliminated (NT-105); AMB-29: it counts with its remaining strength.
     with ctx.per_unit():  # one line per unit, each reader's order (not server ids)
@@ -134,7 +134,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
     with ctx.per_unit():
         for uid, sp in sorted(planned.items()):
             ctx.unit(uid)
-            lost += take_loss(ctx, state.units[uid], sp, "retreat loss")
+            lost += take_loss(ctx, state.units[uid], sp, T("retreat loss"))
     survivors = [u for u in retreating if u.where == MAP]
     # R5: each corps keeps one unit; the rest are detached (NT-108, AMB-38).
     for c in commanders_in(state, loc, side):
@@ -212,7 +212,7 @@ def retreat(ctx: Ctx, atk: Attack, p: dict[str, JSON], after_combat: bool) -> No
             c.where, c.loc, c.app = "dead", None, None
             ctx.log(T("{commander} is eliminated with his last unit.", commander=c.id))
     ctx.log(T("The retreat from locale {locale} ends.", locale=loc))
-    lose_morale(ctx, side, lost, "retreat losses")  # NT-112
+    lose_morale(ctx, side, lost, T("retreat losses"))  # NT-112
 
 
 def _faces(units: list[Unit]) -> list[str | U | Us]:

@@ -28,7 +28,7 @@ def decisive(ctx: Ctx, loser: str) -> None:
     state.result = {
         "winner": winner,
         "kind": "decisive",
-        "reason": f"{'French' if loser == F else 'Allied'} morale reached 0",
+        "reason": T("French morale reached 0") if loser == F else T("Allied morale reached 0"),
     }
     _reveal_everything(ctx)
     ctx.log(
@@ -97,7 +97,7 @@ def finish_game(ctx: Ctx) -> None:
     state.result = {
         "winner": winner,
         "kind": "marginal",
-        "reason": "objectives at the end of the last round",
+        "reason": T("objectives at the end of the last round"),
         "objectives": {
             "AL": {"blue": jlist(allied[BLUE])},
             "F": {c: jlist(french[c]) for c in FRENCH_COLOURS},

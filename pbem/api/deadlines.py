@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -19,6 +20,7 @@ from rest_framework.views import APIView
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import ERRORS, GAME_ID, game_get, request_user
 from pbem.api.orders import StrictCharField
+from pbem.play.errors import say
 from pbem.play.models import Absence, Game, MissedTurnPolicy, PauseRequest, Seat
 from pbem.play.selectors import may_act, may_read_clock
 from pbem.play.services.absences import (
@@ -263,7 +265,9 @@ class SeatSubstituteSetApi(APIView):
         if name is not None:
             substitute = User.objects.filter(username=name).first()
             if substitute is None:
-                raise ValidationError({"username": [f"no user named {name!r}"]})
+                raise ValidationError(
+                    {"username": [say(gettext_lazy("no user named {name}"), name=repr(name))]}
+                )
         seat = seat_substitute_set(game=game, user=user, role=role, substitute=substitute)
         seat = Seat.objects.select_related("user", "substitute").get(pk=seat.pk)
         return Response(SubstituteOutputSerializer(seat).data)
@@ -295,7 +299,8 @@ class AbsenceDeclareInputSerializer(serializers.Serializer[Any]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         for name in ("starts_on", "ends_on"):
             if not DAY_MIN <= attrs[name] <= DAY_MAX:
-                raise ValidationError({name: [f"must be between {DAY_MIN} and {DAY_MAX}"]})
+                between = gettext_lazy("must be between {low} and {high}")
+                raise ValidationError({name: [say(between, low=DAY_MIN, high=DAY_MAX)]})
         return attrs
 
 
@@ -335,9 +340,9 @@ class AbsenceCancelApi(APIView):
         try:
             pk = int(absence_id)
         except ValueError:
-            raise NotFound("no such absence of yours") from None
+            raise NotFound(gettext_lazy("no such absence of yours")) from None
         if not 1 <= pk <= ID_MAX:
-            raise NotFound("no such absence of yours")
+            raise NotFound(gettext_lazy("no such absence of yours"))
         absence_cancel(user=user, absence_id=pk)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -13,6 +13,10 @@ Every 4xx (and the 503) answers `{"code": str, "detail": str, "errors": [{"rule"
   `invalid`, `unknown_field`, ...); an engine's refusal names its rule (`NT-7`). It may be `[]`
   (401, 403, 404, 405, 409 ...).
 Messages are cut short and lists capped, so an answer never echoes a large input.
+The human texts (`detail`, each `message`) are in the caller's language (`answer_language`: the
+signed-in user's profile choice, else the request's Accept-Language or language cookie, else
+English); an engine's refusal is translated as on the pages (pbem.play.engine_text). `code`,
+`rule`, `path` and every key never change with the language.
 
 - DRF's exceptions (validation, parse errors, authentication, 404, throttling) keep DRF's status
   and headers (WWW-Authenticate, Retry-After, Allow) with the body rewritten to the shape.
@@ -34,10 +38,13 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.functional import Promise
 from django.views import defaults
 from rest_framework import exceptions as drf
 from rest_framework import serializers, status
@@ -47,6 +54,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from games.core.protocol import Rejection
 from pbem.api.outage import DATABASE_ERRORS, RETRY, unavailable_body
 from pbem.api.parsers import body_limit, too_large
+from pbem.notify.language import language_of, languages_known
+from pbem.play.engine_text import engine_text
 from pbem.play.errors import InvalidField, ServiceError
 
 logger = logging.getLogger(__name__)
@@ -110,9 +119,11 @@ def rejection_entries(rejections: Iterable[Rejection]) -> list[dict[str, str]]:
 
 
 def service_error_body(exc: ServiceError) -> dict[str, Any]:
+    """The body of a service error in the active language (its `detail` and messages; the
+    engine's refusals through pbem.play.engine_text); codes and rule ids as they are."""
     rejections: tuple[Rejection, ...] = tuple(getattr(exc, "rejections", ()))
     if rejections:
-        entries = rejection_entries(rejections)
+        entries = [error_entry(r.rule, engine_text(r.message), r.path) for r in rejections]
     elif exc.status == status.HTTP_400_BAD_REQUEST:
         entries = [error_entry(exc.code, exc.message)]  # a bad request names what is wrong
     else:
@@ -163,7 +174,41 @@ def _drf_body(exc: drf.APIException) -> dict[str, Any]:
     return error_body(code, str(detail), entries)
 
 
+def answer_language(request: object) -> str | None:
+    """The language of an API answer: the signed-in caller's own choice (their profile's, as for
+    their pages and mails), else None: the request's (LocaleMiddleware: the language cookie,
+    then Accept-Language, else settings.LANGUAGE_CODE, English)."""
+    # a service error comes after authentication: `user` is known (never authenticates anew)
+    user = getattr(request, "_user", None)
+    if not isinstance(user, User) or not user.is_authenticated:
+        return None
+    code = language_of(user)
+    return code if code in languages_known() else None
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    language = answer_language(context.get("request"))
+    if language is None:
+        return _handled(exc, context)
+    with translation.override(language):
+        response = _handled(exc, context)
+        if response is not None:  # DRF's messages are lazy too: rendered in the same language
+            response.data = json_ready(response.data)
+        return response
+
+
+def json_ready(data: Any) -> Any:
+    """`data` with every lazy translation made a str (in the active language)."""
+    if isinstance(data, dict):
+        return {k: json_ready(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [json_ready(v) for v in data]
+    if isinstance(data, Promise):
+        return str(data)
+    return data
+
+
+def _handled(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, InvalidField):  # a field error found by a service: as DRF's field errors
         exc = drf.ValidationError({exc.field: [exc.message]})
     elif isinstance(exc, ServiceError):

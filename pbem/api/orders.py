@@ -7,6 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -20,7 +21,7 @@ from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import GAME_ID, game_get, request_user
 from pbem.api.openapi import register_order_request
 from pbem.conf import pbem_settings
-from pbem.play.errors import OrderRejected
+from pbem.play.errors import OrderRejected, say
 from pbem.play.models import Event, Game, OrderIntake
 from pbem.play.selectors import acting_role, numbering_for
 from pbem.play.services.orders import intake_note, order_submit
@@ -168,7 +169,8 @@ def order_answer(
     order path's 4xx otherwise. `game` comes with its head state (`game_get(head=True)`)."""
     key = request.headers.get("Idempotency-Key", "").strip()
     if len(key) > KEY_MAX:
-        message = f"the Idempotency-Key header has at most {KEY_MAX} characters"
+        at_most = gettext_lazy("the Idempotency-Key header has at most {n} characters")
+        message = str(say(at_most, n=KEY_MAX))
         raise ValidationError([ErrorDetail(message, "idempotency_key_too_long")])
     acting = acting_role(game, user, role)
     intake = order_submit(
@@ -215,10 +217,10 @@ class IntakeDetailApi(APIView):
         try:
             pk = uuid.UUID(str(intake_id))
         except ValueError:
-            raise NotFound("no such intake") from None
+            raise NotFound(gettext_lazy("no such intake")) from None
         intake = (
             OrderIntake.objects.select_related("event", "game").filter(pk=pk, user=user).first()
         )
         if intake is None:
-            raise NotFound("no such intake")
+            raise NotFound(gettext_lazy("no such intake"))
         return Response(self.OutputSerializer(intake).data)

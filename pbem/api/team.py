@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -49,7 +50,7 @@ def team_section(seat_view: SeatView) -> dict[str, JSON]:
     view = seat_view.view
     team = view.get("team") if isinstance(view, dict) else None
     if not isinstance(team, dict):
-        raise NotFound("this game has no team play")
+        raise NotFound(gettext_lazy("this game has no team play"))
     return team
 
 
@@ -213,7 +214,9 @@ class ArchiveApi(_SeatRead):
 
     def body(self, seat_view: SeatView, section: dict[str, JSON]) -> dict[str, Any]:
         if "archive" not in section:
-            raise GameNotOver("NT-TEAM-26: the written orders are archived when the game is over")
+            raise GameNotOver(
+                gettext_lazy("NT-TEAM-26: the written orders are archived when the game is over")
+            )
         return {"orders": _list(section, "archive")}
 
     @extend_schema(
@@ -288,7 +291,7 @@ def _team_game(game: Game) -> None:
     """404 unless the game plays with teams (its options say so: no view is needed)."""
     options = game.options if isinstance(game.options, dict) else {}
     if options.get("team_play") is not True:
-        raise NotFound("this game has no team play")
+        raise NotFound(gettext_lazy("this game has no team play"))
 
 
 __all__ = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.games import request_user
 from pbem.notify.services import WebhookNotFound, webhook_delete, webhook_subscribe, webhooks_of
+from pbem.play.errors import say
 
 WEBHOOK_ID = OpenApiParameter("webhook_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 ID_MAX = 2**63 - 1
@@ -104,8 +106,10 @@ class WebhookDeleteApi(APIView):
         try:
             pk = int(webhook_id)
         except ValueError:
-            raise WebhookNotFound(f"you have no webhook {webhook_id[:40]!r}") from None
+            raise WebhookNotFound(
+                say(gettext_lazy("you have no webhook {webhook}"), webhook=repr(webhook_id[:40]))
+            ) from None
         if not 1 <= pk <= ID_MAX:
-            raise WebhookNotFound(f"you have no webhook {pk}")
+            raise WebhookNotFound(say(gettext_lazy("you have no webhook {webhook}"), webhook=pk))
         webhook_delete(user=user, endpoint_id=pk)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -57,7 +57,7 @@ from pbem.notify.models import (
 from pbem.notify.reply_address import user_address
 from pbem.notify.transports.base import TransportError
 from pbem.notify.transports.email import mail_domain, mail_send
-from pbem.play.errors import InvalidField
+from pbem.play.errors import InvalidField, say
 from pbem.play.models import Game
 
 logger = logging.getLogger(__name__)
@@ -289,10 +289,14 @@ def notification_pref_set(
     Raises InvalidField (400 naming the field). A change of mode applies to news planned from
     then on; rows held already still go out in the next digest."""
     if mode is not None and mode not in NotificationPref.Mode.values:
-        raise InvalidField("mode", f"mode must be one of {sorted(NotificationPref.Mode.values)}")
+        modes = sorted(NotificationPref.Mode.values)
+        raise InvalidField("mode", say(gettext_lazy("mode must be one of {modes}"), modes=modes))
     if digest_hours is not None and not DIGEST_HOURS_MIN <= digest_hours <= DIGEST_HOURS_MAX:
-        bounds = f"from {DIGEST_HOURS_MIN} to {DIGEST_HOURS_MAX}"
-        raise InvalidField("digest_hours", f"digest_hours must be {bounds}, not {digest_hours}")
+        bounds = gettext_lazy("digest_hours must be from {low} to {high}, not {hours}")
+        raise InvalidField(
+            "digest_hours",
+            say(bounds, low=DIGEST_HOURS_MIN, high=DIGEST_HOURS_MAX, hours=digest_hours),
+        )
     pref, _ = NotificationPref.objects.get_or_create(user=user)
     fields: dict[str, object] = {}
     if mode is not None:

@@ -17,9 +17,10 @@ from contextlib import AbstractContextManager
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from pbem.notify.models import NotificationPref
-from pbem.play.errors import InvalidField
+from pbem.play.errors import InvalidField, say
 
 LANGUAGE_UNSET = ""  # no choice: pages follow the browser, mails settings.LANGUAGE_CODE
 
@@ -45,7 +46,8 @@ def language_set(user: AbstractBaseUser, code: str) -> None:
     that is not one of settings.LANGUAGES."""
     if code != LANGUAGE_UNSET and code not in languages_known():
         known = ", ".join(sorted(languages_known()))
-        raise InvalidField("language", f"language must be one of {known} or empty, not {code!r}")
+        not_one = gettext_lazy("language must be one of {known} or empty, not {code}")
+        raise InvalidField("language", say(not_one, known=known, code=repr(code)))
     pref, created = NotificationPref.objects.get_or_create(
         user_id=user.pk, defaults={"language": code}
     )

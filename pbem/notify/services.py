@@ -31,6 +31,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.core.umpire import RULING_KIND, UMPIRE
 from pbem.conf import pbem_settings
@@ -43,7 +44,7 @@ from pbem.notify.transports import transport_class
 from pbem.notify.transports.base import Message, TransportError
 from pbem.notify.transports.webhook import host_check, host_of
 from pbem.play.enqueue import enqueue, enqueue_later
-from pbem.play.errors import ServiceError
+from pbem.play.errors import ServiceError, say
 from pbem.play.models import Event, Game, Seat
 from pbem.play.publisher import publish
 from pbem.play.selectors import line_audience
@@ -494,17 +495,23 @@ def webhook_subscribe(
     is generated (return it to the caller once). Raises WebhookRejected (400)."""
     url = url.strip()
     if len(url) > 500:
-        raise WebhookRejected("the URL is longer than 500 characters")
+        raise WebhookRejected(gettext_lazy("the URL is longer than 500 characters"))
     try:
         host_check(host_of(url), resolve=False)  # names are checked again at every delivery
     except TransportError as e:
         raise WebhookRejected(e.message) from None
     unknown = sorted(set(events) - set(Kind.values))
     if unknown:
-        raise WebhookRejected(f"unknown events {unknown}; known: {sorted(Kind.values)}")
+        raise WebhookRejected(
+            say(
+                gettext_lazy("unknown events {unknown}; known: {known}"),
+                unknown=unknown,
+                known=sorted(Kind.values),
+            )
+        )
     secret = secret or secrets.token_hex(32)
     if len(secret) > 200:
-        raise WebhookRejected("the secret is longer than 200 characters")
+        raise WebhookRejected(gettext_lazy("the secret is longer than 200 characters"))
     return WebhookEndpoint.objects.create(
         user=user, url=url, secret=secret, events=sorted(set(events))
     )
@@ -521,4 +528,6 @@ def webhook_delete(*, user: User, endpoint_id: int) -> None:
     WebhookNotFound (404): the answer never tells whether another user's endpoint exists."""
     deleted, _ = WebhookEndpoint.objects.filter(pk=endpoint_id, user=user).delete()
     if not deleted:
-        raise WebhookNotFound(f"you have no webhook {endpoint_id}")
+        raise WebhookNotFound(
+            say(gettext_lazy("you have no webhook {webhook}"), webhook=endpoint_id)
+        )

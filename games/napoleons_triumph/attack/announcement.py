@@ -148,8 +148,8 @@ def declare_attack(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
         state.last_artillery[art_key(atk)] = state.round
         state.turn.artillery_attacked.append(atk.approach)
     # Elite commitment at the end of step (5): attack leaders and the defense leaders left.
-    commit_elite(ctx, [state.units[u] for u in atk.att_leading], "leads the attack")
-    commit_elite(ctx, [state.units[u] for u in atk.def_leading], "leads the defense")
+    commit_elite(ctx, [state.units[u] for u in atk.att_leading], T("leads the attack"))
+    commit_elite(ctx, [state.units[u] for u in atk.def_leading], T("leads the defense"))
     preliminary(ctx, atk)
 
 

@@ -37,9 +37,13 @@ def conclude(ctx: Ctx, atk: Attack) -> None:
         ]
         for u in fresh:
             u.revealed = True  # a moment early: every retreating unit is revealed (NT-104)
-        commit_elite(ctx, fresh, "retreats")
+        commit_elite(ctx, fresh, T("retreats"))
     lose_morale(
-        ctx, loser, atk.lost.get(loser, 0), f"lost attack {atk.id}", floor=1 if atk.artillery else 0
+        ctx,
+        loser,
+        atk.lost.get(loser, 0),
+        T("lost attack {attack}", attack=atk.id),
+        floor=1 if atk.artillery else 0,
     )
     if atk.artillery:  # NT-93: nobody moves
         end_attack(ctx, atk)

@@ -142,9 +142,9 @@ def counter(ctx: Ctx, side: str, p: dict[str, JSON]) -> None:
                 units=names(units, face=True),
             )
         )
-        commit_elite(ctx, [state.units[u] for u in units], "counter-attacks")
+        commit_elite(ctx, [state.units[u] for u in units], T("counter-attacks"))
         for uid in units:
-            lost = take_loss(ctx, state.units[uid], 1, "counter-attack")
+            lost = take_loss(ctx, state.units[uid], 1, T("counter-attack"))
             atk.lost[side] = atk.lost.get(side, 0) + lost
     else:
         ctx.log(T("Attack {attack}: no counter-attack.", attack=atk.id))
@@ -167,7 +167,7 @@ def final(ctx: Ctx, atk: Attack) -> None:
     )
     if atk.guard_attack and atk.winner != atk.attacker:
         state.guard_banned[atk.attacker] = True
-        lose_morale(ctx, atk.attacker, GUARD_FAIL_MORALE, "failed Guard attack")
+        lose_morale(ctx, atk.attacker, GUARD_FAIL_MORALE, T("failed Guard attack"))
     start_losses(ctx, atk)
 
 
@@ -184,8 +184,8 @@ def start_losses(ctx: Ctx, atk: Attack) -> None:
                 a,
                 la,
                 [
-                    tier(atk.att_leading, "even", d, "attacker loss"),
-                    tier(atk.attackers, "free", a, "attacker loss"),
+                    tier(atk.att_leading, "even", d, T("attacker loss")),
+                    tier(atk.attackers, "free", a, T("attacker loss")),
                 ],
             )
         )
@@ -196,15 +196,16 @@ def start_losses(ctx: Ctx, atk: Attack) -> None:
     def_lead_ic = [u for u in atk.def_leading if state.units[u].type != "ART"]
     named_units = [x for x in atk.named if x in state.units]
     third = [x for x in named_units if not (state.units[x].type == "ART" and x in atk.def_leading)]
-    third_tiers = [tier(third, "free", d, "defender loss")]
-    third_tiers.append(tier(named_units, "free", d, "defender loss"))  # AMB-26: then the artillery
+    third_tiers = [tier(third, "free", d, T("defender loss"))]
+    # AMB-26: then the artillery
+    third_tiers.append(tier(named_units, "free", d, T("defender loss")))
     queue.append(
         job(
             d,
             ld,
             [
-                tier(def_lead_ic, "even", a, "defender loss"),
-                tier(atk.counter, "even", a, "defender loss"),
+                tier(def_lead_ic, "even", a, T("defender loss")),
+                tier(atk.counter, "even", a, T("defender loss")),
                 *third_tiers,
             ],
         )

@@ -15,10 +15,11 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from pbem.play import clock
 from pbem.play.clock import Interval, clock_deadline, merge
-from pbem.play.errors import ServiceError
+from pbem.play.errors import ServiceError, say
 from pbem.play.models import Absence, Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -41,8 +42,9 @@ def zone_of(name: str) -> ZoneInfo:
     """The IANA zone `name`; BadDeadlineRequest (400) for an unknown or malformed name."""
     try:
         return clock.zone_of(name)
-    except clock.UnknownTimeZone as e:
-        raise BadDeadlineRequest(str(e)) from None
+    except clock.UnknownTimeZone:  # pbem.play.clock words it so, in English
+        unknown = gettext_lazy("unknown time zone {zone}")
+        raise BadDeadlineRequest(say(unknown, zone=repr(name))) from None
 
 
 def absence_interval(absence: Absence) -> Interval:
@@ -92,15 +94,16 @@ def absence_declare(*, user: User, starts_on: date, ends_on: date, tz: str) -> A
     declaration never counts as absent."""
     zone = zone_of(tz)
     if ends_on < starts_on:
-        raise BadDeadlineRequest("an absence ends on or after the day it starts")
+        raise BadDeadlineRequest(gettext_lazy("an absence ends on or after the day it starts"))
     if starts_on < ABSENCE_FIRST_DAY or ends_on > ABSENCE_LAST_DAY:
         # far dates overflow the clock arithmetic (datetime's year 1..9999)
-        raise BadDeadlineRequest(
-            f"an absence lies between {ABSENCE_FIRST_DAY} and {ABSENCE_LAST_DAY}"
-        )
+        between = gettext_lazy("an absence lies between {first} and {last}")
+        raise BadDeadlineRequest(say(between, first=ABSENCE_FIRST_DAY, last=ABSENCE_LAST_DAY))
     today = timezone.now().astimezone(zone).date()
     if ends_on < today:
-        raise BadDeadlineRequest("an absence is declared in advance; this one is over")
+        raise BadDeadlineRequest(
+            gettext_lazy("an absence is declared in advance; this one is over")
+        )
     with transaction.atomic():  # a failing recompute must not leave the absence stored
         absence = Absence.objects.create(user=user, starts_on=starts_on, ends_on=ends_on, tz=tz)
         _recompute_for_user(user.pk)
@@ -111,7 +114,7 @@ def absence_cancel(*, user: User, absence_id: int) -> None:
     """Withdraw one of your absences; running clocks are recomputed."""
     deleted, _ = Absence.objects.filter(pk=absence_id, user=user).delete()
     if not deleted:
-        raise AbsenceNotFound("no such absence of yours")
+        raise AbsenceNotFound(gettext_lazy("no such absence of yours"))
     _recompute_for_user(user.pk)
 
 

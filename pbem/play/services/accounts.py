@@ -15,7 +15,9 @@ that account was never verified). A taken *username* is told, since usernames ar
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -26,9 +28,14 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy
 from rest_framework.authtoken.models import Token
 
-from pbem.play.errors import ServiceError
+from pbem.play.errors import ServiceError, say
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 logger = logging.getLogger(__name__)
 SALT = "pbem.signup"
@@ -36,12 +43,25 @@ VERIFY_PATH = "/api/v1/users/verify"
 WEB_VERIFY_PATH = "/accounts/verify/"  # the same, as a page (pbem.web)
 
 
+USERNAME_TAKEN = gettext_lazy("this username is taken; choose another")
+TOKEN_INVALID = gettext_lazy("the token is invalid or expired; sign up again")
+TOKEN_USED = gettext_lazy("the token was used already or is invalid")
+
+
+# the messages of a refused field, joined when read (in the language active then)
+def _join(messages: Sequence[StrOrPromise]) -> str:
+    return " ".join(str(m) for m in messages)
+
+
+_joined = lazy(_join, str)
+
+
 class SignupRejected(ServiceError):
     status = 400
     code = "bad_signup"
 
-    def __init__(self, field: str, messages: list[str]) -> None:
-        super().__init__(f"{field}: {' '.join(messages)}")
+    def __init__(self, field: str, messages: Sequence[StrOrPromise]) -> None:
+        super().__init__(say("{field}: {messages}", field=field, messages=_joined(messages)))
         self.field = field
         self.messages = messages
 
@@ -82,7 +102,9 @@ def _mail(to: str, subject: str, body: str) -> None:
         send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to], fail_silently=False)
     except Exception as e:  # SMTP, network or ESP: nothing is kept, the client may retry
         logger.warning("sign-up mail to %s not sent: %s", to, e)
-        raise MailUnavailable("the verification mail could not be sent; try again later") from e
+        raise MailUnavailable(
+            gettext_lazy("the verification mail could not be sent; try again later")
+        ) from e
 
 
 def _verification_mail(user: User) -> None:
@@ -124,7 +146,7 @@ def signup_request(*, username: str, email: str, password: str) -> User | None:
     MailUnavailable (503: nothing is kept)."""
     email = User.objects.normalize_email(email).strip()
     if User.objects.filter(username__iexact=username).exists():
-        raise SignupRejected("username", ["this username is taken; choose another"])
+        raise SignupRejected("username", [USERNAME_TAKEN])
     existing = User.objects.filter(email__iexact=email).order_by("pk").first()
     if existing is not None:
         _existing_mail(existing)
@@ -138,7 +160,7 @@ def signup_request(*, username: str, email: str, password: str) -> User | None:
             user = User.objects.create_user(username, email, password, is_active=False)
             _verification_mail(user)  # a mail failure rolls the user back
     except IntegrityError:  # the same username raced in
-        raise SignupRejected("username", ["this username is taken; choose another"]) from None
+        raise SignupRejected("username", [USERNAME_TAKEN]) from None
     return user
 
 
@@ -148,20 +170,20 @@ def signup_verify(*, token: str) -> Verified:
     try:
         data = signing.loads(token, salt=SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
     except signing.BadSignature:  # SignatureExpired is a BadSignature
-        raise BadSignupToken("the token is invalid or expired; sign up again") from None
+        raise BadSignupToken(TOKEN_INVALID) from None
     pk, check = (data.get("u"), data.get("t")) if isinstance(data, dict) else (None, None)
     user = User.objects.filter(pk=pk).first() if isinstance(pk, int) else None
     if user is None or not isinstance(check, str):
-        raise BadSignupToken("the token is invalid or expired; sign up again")
+        raise BadSignupToken(TOKEN_INVALID)
     if not default_token_generator.check_token(user, check):
-        raise BadSignupToken("the token was used already or is invalid")
+        raise BadSignupToken(TOKEN_USED)
     with transaction.atomic():
         # last_login changes the hash the token was made from: it cannot be used again
         done = User.objects.filter(pk=user.pk, last_login=user.last_login).update(
             is_active=True, last_login=timezone.now()
         )
         if done != 1:
-            raise BadSignupToken("the token was used already or is invalid")
+            raise BadSignupToken(TOKEN_USED)
         key, _ = Token.objects.get_or_create(user=user)
     user.refresh_from_db()
     return Verified(user=user, token=key.key)

@@ -19,12 +19,13 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.core.protocol import SYSTEM
 from pbem.conf import pbem_settings
 from pbem.play import hooks
 from pbem.play.clock import clock_deadline, present_time
-from pbem.play.errors import NotYourSeat
+from pbem.play.errors import NOT_YOUR_SEAT, NotYourSeat, say
 from pbem.play.models import Event, Game, MissedTurnPolicy, Seat
 from pbem.play.services.absences import (
     BadDeadlineRequest,
@@ -181,12 +182,13 @@ def deadline_settings_set(
     the game has started). A paused game's remaining time moves the same way. When a value changed,
     `hooks.DEADLINE_CHANGED` is announced (notify tells the other seated players)."""
     if game.created_by_id != user.pk:
-        raise NotYourSeat("only the game's creator changes its deadlines")
+        raise NotYourSeat(gettext_lazy("only the game's creator changes its deadlines"))
     if turn_hours is not None and not 0 <= turn_hours <= 24 * 365:
-        raise BadDeadlineRequest("turn_hours must be between 0 and 8760")
+        raise BadDeadlineRequest(gettext_lazy("turn_hours must be between 0 and 8760"))
     if missed_turn_policy is not None and missed_turn_policy not in MissedTurnPolicy.values:
+        policies = sorted(MissedTurnPolicy.values)
         raise BadDeadlineRequest(
-            f"missed_turn_policy must be one of {sorted(MissedTurnPolicy.values)}"
+            say(gettext_lazy("missed_turn_policy must be one of {policies}"), policies=policies)
         )
     with transaction.atomic():
         row = Game.objects.select_for_update().get(pk=game.pk)
@@ -222,12 +224,14 @@ def seat_substitute_set(*, game: Game, user: User, role: str, substitute: User |
     deadline when the game's policy is `substitute`."""
     seat = Seat.objects.filter(game=game, role=role, user=user).first()
     if seat is None:
-        raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
+        raise NotYourSeat(say(NOT_YOUR_SEAT, role=repr(role)))
     if substitute is not None:
         if substitute.pk == user.pk:
-            raise BadDeadlineRequest("you cannot be your own substitute")
+            raise BadDeadlineRequest(gettext_lazy("you cannot be your own substitute"))
         if Seat.objects.filter(game=game, user=substitute).exists():
-            raise BadDeadlineRequest("the substitute already holds a seat in this game")
+            raise BadDeadlineRequest(
+                gettext_lazy("the substitute already holds a seat in this game")
+            )
     Seat.objects.filter(pk=seat.pk).update(substitute=substitute)
     seat.refresh_from_db()
     return seat

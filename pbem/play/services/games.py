@@ -19,19 +19,23 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.core.canonical import state_hash
 from games.core.protocol import JSON, GameConfig, SetupError
 from games.core.rng import Rng
 from games.core.umpire import UMPIRE
 from pbem.play import hooks
-from pbem.play.errors import GameNotActive, SeatTaken, ServiceError
+from pbem.play.errors import GameNotActive, SeatTaken, ServiceError, engine_says, say
 from pbem.play.models import Game, Seat
-from pbem.play.rulesets import UnknownRuleset, ruleset_get
+from pbem.play.rulesets import UnknownRuleset, enabled, ruleset_get
 from pbem.play.services.deadlines import deadline_start
 from pbem.play.services.log import setup_append
 
 logger = logging.getLogger(__name__)
+
+
+NOT_INVITED = gettext_lazy("you are not invited to the seat {role} of this game")
 
 
 class BadGameRequest(ServiceError):
@@ -69,10 +73,11 @@ def _one_seat_each(users: Collection[User | None], hot_seat: bool) -> None:
         if user is None:
             continue
         if user.pk in seen:
-            raise OneSeatPerUserAtCreate(
-                f"{user.username} is named for several seats; one user holds at most one seat "
+            twice = gettext_lazy(
+                "{user} is named for several seats; one user holds at most one seat "
                 'unless the game is created with "hot_seat": true'
             )
+            raise OneSeatPerUserAtCreate(say(twice, user=user.username))
         seen.add(user.pk)
 
 
@@ -97,16 +102,24 @@ def game_create(
     runs) once every seat is taken and accepted."""
     try:
         ruleset = ruleset_get(ruleset_id)
-    except UnknownRuleset as e:
-        raise BadGameRequest(str(e)) from None
+    except UnknownRuleset:  # pbem.play.rulesets words it so, in English
+        no_such = gettext_lazy("unknown ruleset {ruleset}; this server offers {offered}")
+        raise BadGameRequest(say(no_such, ruleset=repr(ruleset_id), offered=enabled())) from None
     if scenario not in ruleset.scenarios():
+        unknown_scenario = gettext_lazy("unknown scenario {scenario}; {ruleset} has {scenarios}")
         raise BadGameRequest(
-            f"unknown scenario {scenario!r}; {ruleset_id} has {ruleset.scenarios()}"
+            say(
+                unknown_scenario,
+                scenario=repr(scenario),
+                ruleset=ruleset_id,
+                scenarios=ruleset.scenarios(),
+            )
         )
     roles = [r.id for r in ruleset.roles(scenario, options)]
     umpire = seats.get(UMPIRE)
     if umpire is not None and any(u == umpire for r, u in seats.items() if r != UMPIRE):
-        raise BadGameRequest(f"{umpire.username} cannot umpire a game they play (UMP-5)")
+        umpiring = gettext_lazy("{user} cannot umpire a game they play (UMP-5)")
+        raise BadGameRequest(say(umpiring, user=umpire.username))
     _one_seat_each(list(seats.values()), hot_seat)
     seed = secrets.token_bytes(32)
     game = Game(
@@ -126,12 +139,15 @@ def game_create(
         state = ruleset.setup(config, Rng.for_event(seed, 1))
     except SetupError as e:  # the engine refusing its scenario or options is a 400, not a 500
         r = e.rejection  # name the rule that refuses (e.g. NT-19)
-        message = f"{r.rule} ({r.path}): {r.message}" if r.rule else r.message
-        raise BadGameRequest(f"the game cannot be set up: {message}") from None
+        said = engine_says(r.message)
+        message = say("{rule} ({path}): {message}", rule=r.rule, path=r.path, message=said)
+        cannot = gettext_lazy("the game cannot be set up: {reason}")
+        raise BadGameRequest(say(cannot, reason=message if r.rule else said)) from None
     # after set-up, which names a refused option first; an umpire seat is every game's to have
     unknown = sorted(set(seats) - set(roles) - {UMPIRE})
     if unknown:
-        raise BadGameRequest(f"unknown roles {unknown}; this game has {roles}")
+        unknown_roles = gettext_lazy("unknown roles {unknown}; this game has {roles}")
+        raise BadGameRequest(say(unknown_roles, unknown=unknown, roles=roles))
     dumped = ruleset.dump(state)
     digest = state_hash(dumped)
     with transaction.atomic():
@@ -180,7 +196,7 @@ def game_start_if_ready(game: Game) -> bool:
 def _seat_of(game: Game, role: str) -> Seat:
     seat = Seat.objects.filter(game=game, role=role).select_related("user").first()
     if seat is None:
-        raise BadGameRequest(f"this game has no role {role!r}")
+        raise BadGameRequest(say(gettext_lazy("this game has no role {role}"), role=repr(role)))
     return seat
 
 
@@ -192,17 +208,18 @@ def _lock(game: Game) -> None:
 def _check_one_seat(game: Game, user: User, role: str) -> None:
     other = Seat.objects.filter(game=game, user=user).exclude(role=role).first()
     if other is not None and UMPIRE in (role, other.role):  # even in a hot-seat game
-        raise OneSeatPerUser(
-            f"you hold the seat {other.role!r} in this game already; the umpire plays no seat"
-            " (UMP-5)"
+        umpire_too = gettext_lazy(
+            "you hold the seat {role} in this game already; the umpire plays no seat (UMP-5)"
         )
+        raise OneSeatPerUser(say(umpire_too, role=repr(other.role)))
     if game.hot_seat:
         return
     if other is not None:
-        raise OneSeatPerUser(
-            f"you hold the seat {other.role!r} in this game already; one user holds at most one "
+        seated = gettext_lazy(
+            "you hold the seat {role} in this game already; one user holds at most one "
             "seat of a game not created as hot seat"
         )
+        raise OneSeatPerUser(say(seated, role=repr(other.role)))
 
 
 def seat_join(*, game: Game, role: str, user: User) -> Seat:
@@ -210,7 +227,7 @@ def seat_join(*, game: Game, role: str, user: User) -> Seat:
     Without hot seat a user who holds (or is invited to) a seat of the game cannot join another
     (409 `one_seat_per_user`). The last seat taken starts the game."""
     if game.status == Game.Status.FINISHED:
-        raise GameNotActive("the game is over")
+        raise GameNotActive(gettext_lazy("the game is over"))
     with transaction.atomic():
         _lock(game)
         _check_one_seat(game, user, role)
@@ -220,7 +237,7 @@ def seat_join(*, game: Game, role: str, user: User) -> Seat:
         )
         if taken != 1:
             _seat_of(game, role)  # 400 for a role the game does not have
-            raise SeatTaken(f"the seat {role!r} is already taken")
+            raise SeatTaken(say(gettext_lazy("the seat {role} is already taken"), role=repr(role)))
     game_start_if_ready(game)
     return Seat.objects.get(game=game, role=role)
 
@@ -229,12 +246,12 @@ def seat_accept(*, game: Game, role: str, user: User) -> Seat:
     """The invited user accepts the seat (again: nothing changes). 403 `not_invited` for anyone
     else; the last acceptance starts the game."""
     if game.status == Game.Status.FINISHED:
-        raise GameNotActive("the game is over")
+        raise GameNotActive(gettext_lazy("the game is over"))
     with transaction.atomic():
         _lock(game)
         seat = _seat_of(game, role)
         if seat.user_id != user.pk:
-            raise NotInvited(f"you are not invited to the seat {role!r} of this game")
+            raise NotInvited(say(NOT_INVITED, role=repr(role)))
         if seat.accepted_at is None:
             _check_one_seat(game, user, role)
             Seat.objects.filter(pk=seat.pk, user=user, accepted_at__isnull=True).update(
@@ -251,11 +268,12 @@ def seat_decline(*, game: Game, role: str, user: User) -> Seat:
         _lock(game)
         seat = _seat_of(game, role)
         if seat.user_id != user.pk:
-            raise NotInvited(f"you are not invited to the seat {role!r} of this game")
+            raise NotInvited(say(NOT_INVITED, role=repr(role)))
         if seat.accepted_at is not None:
-            raise AlreadyAccepted(
-                f"you accepted the seat {role!r} already; an accepted seat cannot be declined"
+            accepted = gettext_lazy(
+                "you accepted the seat {role} already; an accepted seat cannot be declined"
             )
+            raise AlreadyAccepted(say(accepted, role=repr(role)))
         Seat.objects.filter(pk=seat.pk, user=user, accepted_at__isnull=True).update(
             user=None, joined_at=None, substitute=None
         )

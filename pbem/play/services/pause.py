@@ -8,8 +8,16 @@ from datetime import timedelta
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
-from pbem.play.errors import GameNotActive, NotYourSeat, ServiceError
+from pbem.play.errors import (
+    GAME_IS,
+    GameNotActive,
+    NotYourSeat,
+    ServiceError,
+    game_status_word,
+    say,
+)
 from pbem.play.models import Game, PauseRequest, Seat
 from pbem.play.services.deadlines import NO_CLOCK, clock_fields, clock_remaining
 
@@ -34,10 +42,10 @@ def pause_request(*, game: Game, user: User) -> bool:
     stops and the present time left is kept. Returns True when the game is now paused."""
     seated = _seated_user_ids(game)
     if user.pk not in seated:
-        raise NotYourSeat("only a seated player can ask for a pause")
+        raise NotYourSeat(gettext_lazy("only a seated player can ask for a pause"))
     game.refresh_from_db()
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"the game is {game.status}")
+        raise GameNotActive(say(GAME_IS, status=game_status_word(game.status)))
     try:
         with transaction.atomic():
             PauseRequest.objects.get_or_create(game=game, user=user)
@@ -71,10 +79,11 @@ def pause_withdraw(*, game: Game, user: User) -> None:
 def pause_resume(*, game: Game, user: User) -> Game:
     """Any seated player resumes a paused game; the clock restarts with the time that was left."""
     if user.pk not in _seated_user_ids(game):
-        raise NotYourSeat("only a seated player can resume the game")
+        raise NotYourSeat(gettext_lazy("only a seated player can resume the game"))
     game.refresh_from_db()
     if game.status != Game.Status.PAUSED:
-        raise GameNotPaused(f"the game is {game.status}, not paused")
+        not_paused = gettext_lazy("the game is {status}, not paused")
+        raise GameNotPaused(say(not_paused, status=game_status_word(game.status)))
     now = timezone.now()
     roles = sorted(str(r) for r in game.active_roles or [])
     fields: dict[str, object] = {

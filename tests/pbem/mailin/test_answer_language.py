@@ -144,7 +144,9 @@ def _machine_lines(answer: Answer, game: Game) -> list[str]:
     numbers = re.findall(
         r"\d+", " ".join(line for line in answer.text.splitlines() if "->" in line)
     )
-    rules = [line.strip().split(":")[0] for line in answer.text.splitlines() if line[:5] == "     "]
+    # a refusal's line "     <rule>: <message>" (not a report's continuation lines, which the
+    # language changes: they are indented further and name no rule)
+    rules = [m.group(1) for m in re.finditer(r"(?m)^ {5}(\S+): ", answer.text)]
     keep = ("Reply-To", "Auto-Submitted", "X-PBEM-Outcome", "In-Reply-To", "References")
     return [
         answer.subject.split(" [")[0],
