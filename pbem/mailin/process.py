@@ -27,7 +27,6 @@ answer (pbem.mailin.replies). Codes and rule ids are never translated.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -52,7 +51,7 @@ from pbem.play.models import Game, OrderIntake, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.selectors import numbering_for
 from pbem.play.services.log import head_read
-from pbem.play.services.orders import order_apply, order_submit
+from pbem.play.services.orders import order_apply_now, order_submit
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -280,24 +279,16 @@ def _errors(rejections: tuple[Rejection, ...] | list[Rejection]) -> list[dict[st
 
 
 def _service_errors(e: ServiceError) -> list[dict[str, str]]:
+    """The refusal as recorded: in English (the answer translates it: `_service_sentences`)."""
     rejections = getattr(e, "rejections", ())
     if rejections:
         return _errors(list(rejections))
-    return [{"rule": e.code, "message": e.message}]
+    return [{"rule": e.code, "message": e.english}]
 
 
-def _applied(intake: OrderIntake) -> OrderIntake:
-    """Apply an accepted intake now (this is a worker already, and the next line must be read at
-    the new head); the task sent for it finds it done. Waits out a busy game for a while."""
-    deadline = time.monotonic() + APPLY_PATIENCE_S
-    pause = 0.05
-    while intake.status == OrderIntake.Status.RECEIVED and time.monotonic() < deadline:
-        order_apply(intake_id=intake.pk)
-        intake.refresh_from_db()
-        if intake.status == OrderIntake.Status.RECEIVED:
-            time.sleep(pause)  # another worker holds the game: back off
-            pause = min(pause * 2, 1.0)
-    return intake
+def _service_sentences(e: ServiceError) -> dict[int, Sentence]:
+    """The platform's own refusal (not an engine's) as a sentence of the answer."""
+    return {} if getattr(e, "rejections", ()) else {0: Sentence(e.marked)}
 
 
 def _text(lines: Sequence[tuple[int, str]]) -> str:
@@ -352,8 +343,9 @@ def _submit(
         )
     except ServiceError as e:
         out.status, out.errors = "refused", _service_errors(e)
+        out.sentences = _service_sentences(e)
         return False
-    intake = _applied(intake)
+    intake = order_apply_now(intake, APPLY_PATIENCE_S)
     if intake.status == OrderIntake.Status.REJECTED:
         out.status = "refused"
         out.errors = [

@@ -21,7 +21,7 @@ from pbem.play.errors import ServiceError
 from pbem.play.models import Game, OrderIntake
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
-from pbem.play.services.orders import order_submit
+from pbem.play.services.orders import order_apply_now, order_submit
 from pbem.web.schema_fields import FieldError, FieldSpec, fields_for, parse_json, read_fields
 
 LABEL_MAX = 160  # characters of a choice's label
@@ -128,14 +128,25 @@ def _intake_problems(intake: OrderIntake) -> list[Problem]:
     ]
 
 
-def submit(game: Game, user: User, role: str, kind: str, payload: JSON) -> Outcome:
-    """One order through the order path; a refusal is an Outcome with problems, never raised."""
+TEXT_PATIENCE_S = 20.0  # how long an order of the text box waits out a busy game
+
+
+def submit(
+    game: Game, user: User, role: str, kind: str, payload: JSON, now: bool = False
+) -> Outcome:
+    """One order through the order path; a refusal is an Outcome with problems, never raised.
+    `now`: applied in this request (the next order of a text must be read at the new head)."""
     try:
         intake = order_submit(
             game=game, user=user, role=role, kind=kind, payload=payload, source="web"
         )
     except ServiceError as e:
         return Outcome([], 0, problems_of(e), e.status)
+    if now:
+        intake = order_apply_now(intake, TEXT_PATIENCE_S)
+        if intake.status == OrderIntake.Status.RECEIVED:
+            busy = _("the game stayed busy: this order waits, the ones after it were not sent")
+            return Outcome([], 1, [Problem("game_busy", busy)], 409)
     if intake.status == OrderIntake.Status.REJECTED:  # the (eager) worker refused it
         return Outcome([], 0, _intake_problems(intake) or [Problem("rejected", "")], 422)
     if intake.event is not None:
@@ -145,7 +156,8 @@ def submit(game: Game, user: User, role: str, kind: str, payload: JSON) -> Outco
 
 def submit_text(game: Game, user: User, role: str, text: str) -> Outcome:
     """Orders in the engine's notation, read at the head (`parse_text`) and submitted one by one
-    in order; the first refusal stops the rest."""
+    in order, each but the last applied before the next is sent (as the lines of a mail are:
+    the next is checked at the head the one before made); the first refusal stops the rest."""
     if len(text) > TEXT_MAX:
         limit = _("the text has at most %(n)d characters") % {"n": TEXT_MAX}
         return Outcome([], 0, [Problem("too_large", limit)], 413)
@@ -160,9 +172,9 @@ def submit_text(game: Game, user: User, role: str, text: str) -> Outcome:
         return Outcome([], 0, [Problem("parse_error", _("no order found in the text"))], 422)
     applied: list[int] = []
     waiting = 0
-    for action in parsed:
+    for n, action in enumerate(parsed, start=1):
         game.refresh_from_db()
-        one = submit(game, user, role, action.kind, action.payload)
+        one = submit(game, user, role, action.kind, action.payload, now=n < len(parsed))
         applied += one.applied
         waiting += one.waiting
         if one.problems:

@@ -27,6 +27,7 @@ the engine's reasons.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from uuid import UUID
 
@@ -34,6 +35,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from games.core.canonical import state_hash
@@ -41,6 +43,9 @@ from games.core.protocol import JSON, Action, Rejection, validate_owned
 from games.core.umpire import RULING_KIND, ruling_problems
 from pbem.conf import pbem_settings
 from pbem.play.errors import (
+    GAME_IS,
+    NOT_PROMPTED,
+    NOT_YOUR_SEAT,
     GameNotActive,
     IdempotencyKeyReused,
     InvalidPayload,
@@ -49,6 +54,9 @@ from pbem.play.errors import (
     NotYourTurn,
     OrderRejected,
     UnknownKind,
+    engine_says,
+    game_status_word,
+    say,
 )
 from pbem.play.hot_sql import insert_row
 from pbem.play.models import Event, Game, OrderIntake
@@ -94,9 +102,10 @@ def order_submit(
         raise InvalidPayload(malformed)
     # the game's seats (prefetched by the API, else one query)
     if not any(s.role == role and s.user_id == user.pk for s in game.seats.all()):
-        raise NotYourSeat(f"you do not hold the seat {role!r} in this game")
+        raise NotYourSeat(say(NOT_YOUR_SEAT, role=repr(role)))
     if any(s.role == role and s.accepted_at is None for s in game.seats.all()):
-        raise InvitationPending(f"accept your invitation to the seat {role!r} first")
+        pending = gettext_lazy("accept your invitation to the seat {role} first")
+        raise InvitationPending(say(pending, role=repr(role)))
     if kind == RULING_KIND:  # the roles a ruling names: the game's (a state need not know them)
         seats = [s.role for s in game.seats.all()]
         named = tuple(r for r in ruling_problems(payload, seats) if r.path.startswith("/aud"))
@@ -104,7 +113,7 @@ def order_submit(
             raise OrderRejected(list(named))
     state = head_read(game)  # also refreshes the game's status and head
     if game.status != Game.Status.ACTIVE:
-        raise GameNotActive(f"the game is {game.status}")
+        raise GameNotActive(say(GAME_IS, status=game_status_word(game.status)))
     head = game.head_seq
     action = Action(role, kind, payload)
     # `state` (and the head state row loaded with `game`, which it shares lists with) is used
@@ -151,12 +160,19 @@ def _answer_again(intake: OrderIntake, digest: str = "") -> OrderIntake:
     either hash is unknown), NotYourTurn (409) or OrderRejected (422) for a refused order, else
     returns it."""
     if digest and intake.request_hash and digest != intake.request_hash:
-        raise IdempotencyKeyReused(
-            f"the Idempotency-Key {intake.idempotency_key!r} was first used for another request"
-            f" (intake {intake.pk}, {intake.role} {intake.kind} at"
-            f" {intake.created_at.isoformat()}); send a new key for a new order",
-            str(intake.pk),
+        reused = gettext_lazy(
+            "the Idempotency-Key {key} was first used for another request"
+            " (intake {intake}, {role} {kind} at {at}); send a new key for a new order"
         )
+        message = say(
+            reused,
+            key=repr(intake.idempotency_key),
+            intake=intake.pk,
+            role=intake.role,
+            kind=intake.kind,
+            at=intake.created_at.isoformat(),
+        )
+        raise IdempotencyKeyReused(message, str(intake.pk))
     if intake.status != OrderIntake.Status.REJECTED or not intake.refusal:
         return intake  # accepted (202) the first time: the same answer, as the intake stands
     rejections = [
@@ -165,8 +181,9 @@ def _answer_again(intake: OrderIntake, digest: str = "") -> OrderIntake:
         if isinstance(e, dict)
     ]
     if intake.refusal == REFUSED_NOT_YOUR_TURN:
-        first = rejections[0].message if rejections else "not prompted"
-        raise NotYourTurn(f"it is not {intake.role}'s turn: {first}", rejections)
+        first = engine_says(rejections[0].message) if rejections else NOT_PROMPTED
+        turn = gettext_lazy("it is not {role}'s turn: {reason}")
+        raise NotYourTurn(say(turn, role=intake.role, reason=first), rejections)
     raise OrderRejected(rejections, str(intake.pk))
 
 
@@ -275,6 +292,22 @@ def order_apply(*, intake_id: UUID | str) -> Event | None:
         return None
     _mark(intake, OrderIntake.Status.APPLIED, event=commit.event)
     return commit.event
+
+
+def order_apply_now(intake: OrderIntake, patience_s: float = 60.0) -> OrderIntake:
+    """Apply an accepted intake in this process, for a caller whose next order must be read at
+    the new head (the lines of a mail, the lines of the page's text box); the task sent for it
+    then finds it done. Waits out a busy game (another worker holds it) for `patience_s`; the
+    intake as it ends (still `received` if the game stayed busy)."""
+    deadline = time.monotonic() + patience_s
+    pause = 0.05
+    while intake.status == OrderIntake.Status.RECEIVED and time.monotonic() < deadline:
+        order_apply(intake_id=intake.pk)
+        intake.refresh_from_db()
+        if intake.status == OrderIntake.Status.RECEIVED:
+            time.sleep(pause)  # another worker holds the game: back off
+            pause = min(pause * 2, 1.0)
+    return intake
 
 
 def _moved_on(intake: OrderIntake, game: Game) -> list[JSON]:

@@ -6,8 +6,9 @@ under a temporary PBEM_DATA_DIR, Celery eager, the console mail backend printing
 terminal, runserver with DEBUG serving the static files), on a free port, without the SMTP
 listener. Two players sign up with the link the terminal shows, the first creates a Napoleon's
 Triumph game and the second joins it from the lobby; both set up and play a few orders by the
-text box, each page following the other's moves by its own polling; then the French resign from
-the form, both pages show the result without a reload, and the page's verify link answers ok.
+text box (after the set-ups with the keyboard alone), each page following the other's moves by
+its own polling; then the French resign from the form, both pages show the result without a
+reload, and the page's verify link answers ok.
 
 The orders are chosen by the engine on that server's database (dev_oracle.py, a program run on
 the same embedded default); the pages learn nothing from it.
@@ -34,7 +35,9 @@ from tests.integration.browser.nt_oracle import Order
 from tests.integration.browser.test_two_players import (
     NO_RELOAD,
     PASSWORD,
+    answered,
     create_game,
+    events_shown,
     offers,
     play,
 )
@@ -138,6 +141,24 @@ def sign_up(page: Page, server: DevServe, name: str, shots: Screenshots) -> None
     shots.take(page, f"signed-up-{name}")
 
 
+def play_by_keyboard(page: Page, order: Order) -> None:
+    """Send one order with the keyboard alone (issue 15, point 7): the text typed into the text
+    box, Tab until the send button has the focus, Enter; then wait for the new log line."""
+    before = events_shown(page)
+    expect(page.locator("#order-text")).to_have_value("")  # nothing left of an earlier order
+    page.locator("#order-text").focus()
+    page.keyboard.insert_text(order.text)
+    for _ in range(12):
+        if page.evaluate("document.activeElement && document.activeElement.id") == "order-submit":
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError("Tab from the text box never reaches the send button")
+    answered(page, lambda: page.keyboard.press("Enter"))
+    expect(page.locator("#order-errors code.rule")).to_have_count(0)
+    expect(page.locator("#log li[data-seq]")).not_to_have_count(before, timeout=WAIT_MS)
+
+
 def oracle(server: DevServe, game_id: str, seed: int) -> dict[str, object]:
     """What the engine, on the server's own database, prompts and would order (dev_oracle.py)."""
     done = subprocess.run(  # noqa: S603  (a fixed argv, no user input)
@@ -185,7 +206,11 @@ def test_a_new_user_plays_a_whole_game_from_dev_serve(
         assert isinstance(order, dict), answer
         page = pages[str(order["role"])]
         offers(page, str(order["kind"]))
-        play(page, Order(str(order["role"]), str(order["kind"]), str(order["text"])))
+        sent = Order(str(order["role"]), str(order["kind"]), str(order["text"]))
+        if "french_setup" in kinds:  # after the set-ups, with the keyboard alone
+            play_by_keyboard(page, sent)
+        else:
+            play(page, sent)
         kinds.append(str(order["kind"]))
         if order["kind"] == "french_setup":  # the Allied page shows the French without a reload
             expect(enemy_blocks.first).to_be_visible(timeout=WAIT_MS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import pytest
@@ -97,19 +98,34 @@ def events_shown(page: Page) -> int:
     return page.locator("#log li[data-seq]").count()
 
 
+ANSWER = ".notice:not([data-seen]), #order-errors code.rule:not([data-seen])"
+
+
+def answered(page: Page, send: Callable[[], None]) -> None:
+    """Send an order by `send` and wait for the server's answer to it: a notice (accepted) or
+    the refusal's rule ids, which only an order's answer shows; those already on the page are
+    marked first (a refresh that finds nothing new leaves them)."""
+    page.evaluate(
+        "s => document.querySelectorAll(s).forEach(e => { e.dataset.seen = '1'; })", ANSWER
+    )
+    send()
+    expect(page.locator(ANSWER).first).to_be_visible(timeout=WAIT_MS)
+
+
 def send_text(page: Page, text: str) -> None:
-    """Type `text` into the order form's text box and send it (htmx swaps the live part)."""
+    """Type `text` into the order form's text box, send it and wait for the answer."""
     page.locator("#order-text").fill(text)
-    page.locator("#order-submit").click()
+    answered(page, page.locator("#order-submit").click)
 
 
 def play(page: Page, order: Order) -> None:
-    """Send one order and wait until this page lists a new event of the log (the worker
-    applied it; the page learns it from its polling)."""
+    """Send one order, see it accepted, and wait until this page lists a new event of the log
+    (the worker applied it; the page learns it from its polling); the text box is empty again."""
     before = events_shown(page)
     send_text(page, order.text)
-    expect(page.locator("#order-errors code.rule")).to_have_count(0, timeout=WAIT_MS)
+    expect(page.locator("#order-errors code.rule")).to_have_count(0)
     expect(page.locator("#log li[data-seq]")).not_to_have_count(before, timeout=WAIT_MS)
+    expect(page.locator("#order-text")).to_have_value("")  # the answer replaced what was sent
 
 
 def offers(page: Page, kind: str) -> None:

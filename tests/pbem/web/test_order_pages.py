@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 
-from pbem.play.models import Event, Game
+from games.core.protocol import random_legal_action
+from games.core.rng import Rng
+from games.napoleons_triumph.state import GameState
+from pbem.play.models import Event, Game, OrderIntake
+from pbem.play.rulesets import ruleset_get
+from pbem.play.services.log import state_at
 from tests.pbem.web.conftest import client_of, new_game, play_random
+from tests.support.nt_text import action_text
 
 
 def head(game: Game) -> int:
@@ -199,3 +206,53 @@ def test_json_nested_deeper_than_the_api_allows_is_refused_by_name(
         {"role": "allied", "kind": "allied_setup", "payload-allied_setup": "[" * 32 + "]" * 32},
     )
     assert "nested deeper" not in shallow.content.decode()
+
+
+@pytest.fixture
+def broker_mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """As with a broker whose worker has not run yet: an accepted order stays `received`."""
+    from pbem.play import publisher
+    from pbem.play.services import orders
+
+    monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
+    monkeypatch.setattr(publisher, "_publisher", publisher.Publisher(lambda name, args: None))
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
+        yield
+
+
+def test_the_orders_of_a_text_are_applied_one_after_the_other(
+    game: Game, alice_client: Client, broker_mode: None
+) -> None:
+    """With a worker, the text box's orders are each applied before the next is sent (the next
+    is read and checked at the head the one before made, as a mail's lines are); the last one
+    goes to the worker as any order."""
+    play_random(game, 2)
+    game.refresh_from_db()
+    state = state_at(game, game.head_seq)
+    assert isinstance(state, GameState)
+    ruleset = ruleset_get(game.ruleset_id)
+    rng = Rng(7)
+    first = None
+    for _ in range(200):
+        action = random_legal_action(ruleset, state, "allied", rng)
+        assert action is not None
+        text = action_text(state, "allied", action)
+        if text is not None and action.kind != "end_turn":
+            first = text
+            break
+    assert first is not None
+    before = head(game)
+    answer = alice_client.post(
+        f"/games/{game.pk}/order", {"role": "allied", "text": f"{first}\nend turn"}
+    )
+    assert answer.status_code == 303
+    intakes = list(
+        OrderIntake.objects.filter(game=game, head_seq__gte=before).order_by(
+            "head_seq", "created_at"
+        )
+    )
+    assert [i.status for i in intakes[-2:]] == [
+        OrderIntake.Status.APPLIED,
+        OrderIntake.Status.RECEIVED,
+    ]
+    assert head(game) == before + 1  # the first is in the log; the second waits for the worker

@@ -100,22 +100,27 @@
     var el = e.target.closest && e.target.closest("#board [data-piece], #board [data-locale]");
     if (el) { e.preventDefault(); pick(el); }
   });
+  // The polling is a GET issued by #live itself; an order is a POST by its form. htmx names the
+  // event's target in `detail.elt` (for a swap, #live either way), so tell them apart by the
+  // request that was sent.
+  function polled(config) {
+    return !!config && !!config.elt && config.elt.id === "live" && config.verb === "get";
+  }
   document.addEventListener("htmx:configRequest", function (e) {
     var el = e.detail.elt;
-    if (el && el.id === "live" && el.dataset.etag) {
+    if (polled(e.detail) && el.dataset.etag) {
       e.detail.headers["If-None-Match"] = el.dataset.etag;
     }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
-    var el = e.detail.elt, xhr = e.detail.xhr;
-    if (el && el.id === "live" && xhr) {
+    var config = e.detail.requestConfig, xhr = e.detail.xhr;
+    if (polled(config) && xhr) {
       var tag = xhr.getResponseHeader("ETag");
-      if (tag) { el.dataset.etag = tag; }
+      if (tag) { config.elt.dataset.etag = tag; }
     }
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
-    var el = e.detail.elt;  // the polling is issued by #live itself; an order by its form
-    draft = el && el.id === "live" ? keepDraft() : null;
+    draft = polled(e.detail.requestConfig) ? keepDraft() : null;
   });
   document.addEventListener("htmx:afterSwap", function (e) {
     enhance(e.detail.target || document);
