@@ -14,7 +14,9 @@ The board hook: an entry's optional `board` names ("module:ATTRIBUTE") a functio
 then show the view in words only). The SVG marks each locale (or space) as
 `<g class="locale" data-locale="<n>" id="locale-<n>">` and each visible piece as
 `<g class="block own|enemy" data-piece="<id or alias>">`, so pages and tests can find them.
-Napoleon's Triumph: `games.napoleons_triumph.board_svg:render`.
+Napoleon's Triumph: `games.napoleons_triumph.board_svg:render`; Commands & Colors: Napoleonics:
+`games.commands_colors_napoleonics.board_svg:render` (a hex is a locale
+`data-locale="<row>,<col>"`).
 
 The rules-text hook: an entry's optional `rules_text` names ("package:relative/path") a YAML
 file of its rules' text by rule id (games.core.rule_text); `rule_text(ruleset_id, rule)` reads
@@ -50,6 +52,15 @@ RULESETS: dict[str, Entry] = {
         checks="games.napoleons_triumph.checks:CHECKS",
         board="games.napoleons_triumph.board_svg:render",
         rules_text="games.napoleons_triumph:rulebook/rules-text.yaml",
+    ),
+    "commands_colors_napoleonics": Entry(
+        ruleset="games.commands_colors_napoleonics:RULESET",
+        checks="games.commands_colors_napoleonics.checks:CHECKS",
+        board="games.commands_colors_napoleonics.board_svg:render",
+    ),
+    "valour_fortitude": Entry(
+        ruleset="games.valour_fortitude:RULESET",
+        checks="games.valour_fortitude.checks:CHECKS",
     ),
 }
 

@@ -25,7 +25,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import registry
 from games.core.protocol import JSON
 from pbem.play.errors import ServiceError
 from pbem.play.models import Game
@@ -110,7 +109,7 @@ def wants_json(request: HttpRequest) -> bool:
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
     if wants_json(request):  # the machine-readable index "/" answered before the pages
-        return JsonResponse({"rulesets": registry.available()})
+        return JsonResponse({"rulesets": enabled()})
     user = request.user
     if not isinstance(user, User) or not user.is_authenticated:
         return render(request, "web/welcome.html")

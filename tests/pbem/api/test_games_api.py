@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from pbem.play.models import Event, Game
+from pbem.play.rulesets import enabled
 
 
 def test_creating_a_game_answers_201_with_seats_and_turn(
@@ -175,8 +176,9 @@ def test_joining_an_open_seat(
 def test_the_rulesets_with_scenarios_and_roles(alice_client: APIClient) -> None:
     response = alice_client.get("/api/v1/rulesets")
     assert response.status_code == 200
-    (nt,) = response.json()
-    assert nt["id"] == "napoleons_triumph"
+    listed = {r["id"]: r for r in response.json()}
+    assert sorted(listed) == enabled()
+    nt = listed["napoleons_triumph"]
     scenarios = {s["id"]: s for s in nt["scenarios"]}
     assert "DEC2" in scenarios
     assert {r["id"] for r in scenarios["DEC2"]["roles"]} == {"allied", "french"}

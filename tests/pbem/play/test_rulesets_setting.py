@@ -13,7 +13,8 @@ from pbem.play.rulesets import UnknownRuleset, enabled, ruleset_get
 def test_by_default_every_registered_ruleset_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.RULESETS, "zz_next", Entry("games.napoleons_triumph:RULESET"))
     with override_settings(PBEM={}):
-        assert enabled() == ["napoleons_triumph", "zz_next"]
+        assert enabled() == sorted(registry.RULESETS)
+        assert "zz_next" in enabled()
 
 
 def test_a_list_offers_only_those() -> None:
