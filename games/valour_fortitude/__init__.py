@@ -1,7 +1,11 @@
 """Valour & Fortitude (2nd edition, German v1.4), an umpired miniatures game measured in inches,
 following the digest `valour-and-fortitude.md` (rule ids VF-n, AMB-n, GAP-n).
 
-First slice: the army lists as data with `check_army` (armies), the state model with JSON dump
-and load (state, state_json), the geometry aid proposing facts to the umpire (geometry,
-sight_lines) and the starter scenario (scenario). There is no Ruleset yet: see README.md.
+The army lists with `check_army` (armies), the state model (state, state_json), the geometry aid
+(geometry, sight_lines, measures), the starter scenario (scenario, setup) and the Ruleset
+(rules: the turn machine in turn, shooting, command, melee, morale). See README.md.
 """
+
+from games.valour_fortitude.rules import RULESET
+
+__all__ = ["RULESET"]

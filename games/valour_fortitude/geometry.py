@@ -12,6 +12,7 @@ measured from the feature (VF-196).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from decimal import Decimal
@@ -93,7 +94,13 @@ def footprint_polygon(unit: Unit, terrain: Sequence[TerrainPiece] = ()) -> Polyg
         return piece_polygon(_piece(terrain, unit.occupying))
     if unit.fled or not unit.bases:
         raise OffTableError(f"{unit.id} is not on the table")
-    return shapely.union_all([base_polygon(b) for b in unit.bases])
+    return bases_outline(unit.bases)
+
+
+@functools.lru_cache(maxsize=4096)
+def bases_outline(bases: tuple[BaseRect, ...]) -> Polygon:
+    """The union of the bases (shapely geometries are immutable: shared safely)."""
+    return shapely.union_all([base_polygon(b) for b in bases])
 
 
 def _shape(model: Model, terrain: Sequence[TerrainPiece]) -> tuple[object, float]:

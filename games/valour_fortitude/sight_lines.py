@@ -15,6 +15,7 @@ the nearest-target rule a unit counts as "visible" only with a line of sight as 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ from games.valour_fortitude.geometry import (
     arc_polygon,
     base_corners,
     base_polygon,
+    bases_outline,
     footprint_polygon,
     gap_between,
     in_front_arc,
@@ -63,6 +65,25 @@ def _on_or_touching(shape: object, piece: object) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class _Placed:
+    """What line of sight needs of another unit: where it stands."""
+
+    id: str
+    fled: bool
+    occupying: str | None
+    bases: tuple[BaseRect, ...]
+
+
+def _outline(unit: _Placed, terrain: Sequence[TerrainPiece]) -> object:
+    if unit.occupying is not None:
+        found = next((t for t in terrain if t.id == unit.occupying), None)
+        if found is None:
+            raise OffTableError(f"the feature {unit.occupying!r} is not among the terrain")
+        return piece_polygon(found)
+    return bases_outline(unit.bases)
+
+
+@dataclass(frozen=True, slots=True)
 class _Seat:
     """A part of the viewer that sees: where its lines start, what it stands on (for VF-191)
     and the base whose front arc bounds what it sees (None: all round, VF-43)."""
@@ -78,10 +99,24 @@ def line_of_sight(
 ) -> Proposal[bool]:
     """VF-44: whether any front-rank base of `viewer` has a line of sight to `target`; `units`
     are the units on the table (the viewer and the target among them or not)."""
+    placed = tuple((u.id, u.fled, u.occupying, u.bases) for u in units)
+    return _line_of_sight(viewer, target, placed, tuple(terrain))
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_of_sight(
+    viewer: Unit,
+    target: Unit,
+    placed: tuple[tuple[str, bool, str | None, tuple[BaseRect, ...]], ...],
+    terrain: tuple[TerrainPiece, ...],
+) -> Proposal[bool]:
+    """The measurement, memoised on what it depends on (the placements, not the units' other
+    records): a pure function of immutable values, and the costliest proposal there is."""
+    units = [_Placed(i, f, o, b) for i, f, o, b in placed]
     fact = f"line of sight from {viewer.id} to {target.id}"
     target_shape = footprint_polygon(target, terrain)
     others = [
-        footprint_polygon(u, terrain)
+        _outline(u, terrain)
         for u in units
         if u.id not in (viewer.id, target.id) and not u.fled and (u.bases or u.occupying)
     ]
@@ -98,13 +133,19 @@ def line_of_sight(
         lines = shapely.linestrings(
             np.array([[a, b] for a in seat.edge for b in _samples(seen)], dtype=float)
         )
+        # every line lies inside this hull: what is clear of it cannot block (a shortcut only)
+        hull = shapely.convex_hull(shapely.union(shapely.MultiPoint(seat.edge), seen))
         clear = np.ones(len(lines), dtype=bool)
         for other in others:
+            if shapely.distance(hull, other) > UNIT_CLEARANCE_IN + EXACT:
+                continue
             clear &= shapely.distance(lines, other) > UNIT_CLEARANCE_IN + EXACT
         for piece, outline in blockers:
             if _on_or_touching(seat.stand, outline) or _on_or_touching(target_shape, outline):
                 hill_exempt = hill_exempt or Trait.HILL in piece.traits
                 continue  # VF-191: not blocked for bases on or touching the feature
+            if not shapely.intersects(hull, outline):
+                continue
             clear &= shapely.length(shapely.intersection(lines, outline)) <= 1e-6
         tried += len(lines)
         if clear.any():

@@ -10,8 +10,12 @@ references).
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import functools
+import json
 import re
+import threading
 import types
 import typing
 from decimal import Decimal
@@ -39,65 +43,169 @@ def load(data: JSON) -> GameState:
     return loaded
 
 
+@functools.lru_cache(maxsize=65536)
 def decimal_text(value: Decimal) -> str:
     """The canonical text of a state number: three decimals at most, no trailing zeros."""
     text = format(exact(value).normalize(), "f")
     return "0" if text in ("-0", "0") else text
 
 
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
+def field_names(kind: type) -> tuple[str, ...]:
+    """A dataclass's field names, in order (as `dump` writes them)."""
+    return _field_names(kind)
+
+
+def dump_value(value: object) -> JSON:
+    """The JSON form of any value of the state (a record, a tuple, a number...)."""
+    return _dump(value)
+
+
 def _dump(value: object) -> JSON:
-    if isinstance(value, Enum):
-        return str(value.value)
-    if value is None or isinstance(value, bool | int | str):
-        return value
+    kind = type(value)
+    if value is None or kind is str or kind is int or kind is bool:
+        return value  # type: ignore[return-value]  # one of the JSON scalars, by its type
     if isinstance(value, Decimal):
         return decimal_text(value)
+    if isinstance(value, tuple):
+        return [_dump(item) for item in value]
+    if isinstance(value, Enum):
+        return str(value.value)
     if isinstance(value, frozenset):
         listed: list[JSON] = [*sorted(str(_dump(item)) for item in value)]
         return listed
-    if isinstance(value, tuple):
-        return [_dump(item) for item in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _dump(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: _dump(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, bool | int | str):
+        return value
     raise TypeError(f"no JSON form for {type(value).__name__}")
 
 
+@functools.cache
+def _origin_args(kind: object) -> tuple[object, tuple[object, ...]]:
+    return typing.get_origin(kind), typing.get_args(kind)
+
+
+Loader = typing.Callable[[object, str], object]
+
+
 def _load(kind: object, data: object, path: str) -> object:
-    origin = typing.get_origin(kind)
-    args = typing.get_args(kind)
+    return _loader(kind)(data, path)
+
+
+@functools.cache
+def _loader(kind: object) -> Loader:
+    """The loader of one type, built once: loading a state is a hot path (every stored event)."""
+    origin, args = _origin_args(kind)
     if origin is types.UnionType:  # X | None
-        if data is None and type(None) in args:
-            return None
         inner = [a for a in args if a is not type(None)]
         if len(inner) != 1:
             raise TypeError(f"unsupported union {kind}")
-        return _load(inner[0], data, path)
+        one, optional = _loader(inner[0]), type(None) in args
+
+        def union(data: object, path: str) -> object:
+            return None if data is None and optional else one(data, path)
+
+        return union
     if origin is tuple:
-        if not isinstance(data, list):
-            raise StateError(path, f"expected a list, got {_kind(data)}")
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_load(args[0], item, f"{path}[{i}]") for i, item in enumerate(data))
-        if len(data) != len(args):
-            raise StateError(path, f"expected {len(args)} items, got {len(data)}")
-        pairs = enumerate(zip(args, data, strict=True))
-        return tuple(_load(a, item, f"{path}[{i}]") for i, (a, item) in pairs)
+        return _tuple_loader(args)
     if origin is frozenset:
-        items = _load(tuple[args[0], ...], data, path)  # type: ignore[valid-type]
-        assert isinstance(items, tuple)
-        if len(set(items)) != len(items):
-            raise StateError(path, "a set lists each item once")
-        return frozenset(items)
+        items = _loader(tuple[args[0], ...])  # type: ignore[valid-type]
+
+        def a_set(data: object, path: str) -> object:
+            found = items(data, path)
+            assert isinstance(found, tuple)
+            if len(set(found)) != len(found):
+                raise StateError(path, "a set lists each item once")
+            return frozenset(found)
+
+        return a_set
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _dataclass_loader(kind)
     if isinstance(kind, type):
-        return _load_type(kind, data, path)
+        return functools.partial(_load_type, kind)
     raise TypeError(f"unsupported type {kind}")
 
 
+def _tuple_loader(args: tuple[object, ...]) -> Loader:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _loader(args[0])
+
+        def many(data: object, path: str) -> object:
+            if not isinstance(data, list):
+                raise StateError(path, f"expected a list, got {_kind(data)}")
+            return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(data))
+
+        return many
+    loaders = [_loader(a) for a in args]
+
+    def fixed(data: object, path: str) -> object:
+        if not isinstance(data, list):
+            raise StateError(path, f"expected a list, got {_kind(data)}")
+        if len(data) != len(loaders):
+            raise StateError(path, f"expected {len(loaders)} items, got {len(data)}")
+        pairs = enumerate(zip(loaders, data, strict=True))
+        return tuple(f(x, f"{path}[{i}]") for i, (f, x) in pairs)
+
+    return fixed
+
+
+MEMOISED = frozenset({"Unit", "Leader", "Brigade", "TerrainPiece", "Objective", "SideState"})
+RECORDS_MAX = 8192
+_RECORDS: collections.OrderedDict[tuple[type, str], object] = collections.OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _dataclass_loader(kind: type) -> Loader:
+    hints, names = _fields(kind)
+    known = frozenset(names)
+    fields = [(n, _loader(hints[n])) for n in names]
+
+    memo = kind.__name__ in MEMOISED
+
+    def load(data: object, path: str) -> object:
+        if not isinstance(data, dict):
+            raise StateError(path, f"expected an object, got {_kind(data)}")
+        key = ""
+        if memo:  # a record loaded before is loaded again as it was (values are immutable)
+            key = json.dumps(data, sort_keys=True)
+            with _LOCK:
+                found = _RECORDS.get((kind, key))
+                if found is not None:
+                    _RECORDS.move_to_end((kind, key))
+                    return found
+        if data.keys() != known:
+            unknown = sorted(set(data) - known)
+            if unknown:
+                raise StateError(f"{path}.{unknown[0]}" if path else unknown[0], "unknown key")
+            missing = [n for n in names if n not in data]
+            raise StateError(f"{path}.{missing[0]}" if path else missing[0], "missing key")
+        values = {n: f(data[n], f"{path}.{n}" if path else n) for n, f in fields}
+        built: object = kind(**values)
+        if memo:
+            with _LOCK:
+                _RECORDS[(kind, key)] = built
+                if len(_RECORDS) > RECORDS_MAX:
+                    _RECORDS.popitem(last=False)
+        return built
+
+    return load
+
+
+@functools.lru_cache(maxsize=65536)
+def _decimal(text: str) -> Decimal:
+    return exact(text)
+
+
 def _load_type(kind: type, data: object, path: str) -> object:
-    if issubclass(kind, Enum):
-        names = [str(m.value) for m in kind]
-        if not isinstance(data, str) or data not in names:
-            raise StateError(path, f"expected one of {', '.join(names)}, got {data!r}"[:200])
-        return kind(data)
+    if kind is Decimal:
+        if not isinstance(data, str) or not _DECIMAL_TEXT.fullmatch(data):
+            raise StateError(path, f"expected a decimal text such as '55.25', got {data!r}"[:200])
+        return _decimal(data)
     if kind is bool:
         if not isinstance(data, bool):
             raise StateError(path, f"expected true or false, got {_kind(data)}")
@@ -110,29 +218,18 @@ def _load_type(kind: type, data: object, path: str) -> object:
         if not isinstance(data, str) or len(data) > 200:
             raise StateError(path, f"expected a text of at most 200 characters, got {_kind(data)}")
         return data
-    if kind is Decimal:
-        if not isinstance(data, str) or not _DECIMAL_TEXT.fullmatch(data):
-            raise StateError(path, f"expected a decimal text such as '55.25', got {data!r}"[:200])
-        return exact(data)
-    if dataclasses.is_dataclass(kind):
-        return _load_dataclass(kind, data, path)
+    if issubclass(kind, Enum):
+        names = [str(m.value) for m in kind]
+        if not isinstance(data, str) or data not in names:
+            raise StateError(path, f"expected one of {', '.join(names)}, got {data!r}"[:200])
+        return kind(data)
     raise TypeError(f"unsupported type {kind.__name__}")
 
 
-def _load_dataclass(kind: type, data: object, path: str) -> object:
-    if not isinstance(data, dict):
-        raise StateError(path, f"expected an object, got {_kind(data)}")
-    hints = typing.get_type_hints(kind)
-    names = [f.name for f in dataclasses.fields(kind)]
-    unknown = sorted(set(data) - set(names))
-    if unknown:
-        raise StateError(f"{path}.{unknown[0]}" if path else unknown[0], "unknown key")
-    missing = [n for n in names if n not in data]
-    if missing:
-        raise StateError(f"{path}.{missing[0]}" if path else missing[0], "missing key")
-    values = {n: _load(hints[n], data[n], f"{path}.{n}" if path else n) for n in names}
-    built: object = kind(**values)
-    return built
+@functools.cache
+def _fields(kind: type) -> tuple[dict[str, object], list[str]]:
+    """A dataclass's field types and names (reading type hints is slow: once per class)."""
+    return typing.get_type_hints(kind), [f.name for f in dataclasses.fields(kind)]
 
 
 def _kind(value: object) -> str:

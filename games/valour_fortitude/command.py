@@ -1,0 +1,259 @@
+"""The command phase (digest 3.8, VF-50..VF-66): brigades activated in the sheet's order
+(VF-50..VF-52), one action per unit (VF-53, VF-54) after a messenger test (VF-55), moves
+(VF-56..VF-58), withdraws (VF-61), charges (VF-63, VF-64), marches (VF-65), rallies (VF-103)
+and officer moves (VF-66). The umpire places every moved unit (V-06)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from decimal import Decimal
+
+from games.core.i18n import T
+from games.core.protocol import JSON
+from games.valour_fortitude import match as m
+from games.valour_fortitude import measures as ms
+from games.valour_fortitude.context import Ctx, Fact
+from games.valour_fortitude.order_sheet import path_of
+from games.valour_fortitude.shooting import Skip, bind
+from games.valour_fortitude.state import Unit, exact
+from games.valour_fortitude.values import (
+    allowance,
+    has,
+    in_march_column,
+    is_artillery,
+    is_cavalry,
+    is_infantry,
+)
+
+Step = dict[str, JSON]
+
+
+def sheet(ctx: Ctx) -> dict[str, JSON]:
+    found = ctx.flow.get("sheet")
+    return found if isinstance(found, dict) else {}
+
+
+def activate(ctx: Ctx, brigade_id: str) -> list[Step]:
+    """VF-50..VF-52: the brigade's activation; the steps that follow it."""
+    game = ctx.game
+    side = str(game.turn.active_side)
+    brigade = m.brigade(game, brigade_id)
+    if brigade.broken:
+        raise Skip("VF-108", T("brigade {brigade} is broken", brigade=brigade_id))
+    if brigade.activated_this_turn is not None:
+        raise Skip("VF-50", T("brigade {brigade} was chosen already", brigade=brigade_id))
+    first = not any(b.activated_this_turn is not None for b in game.brigades if b.side == side)
+    cinc = game.leader(m.side_state(game, side).cinc)
+    bg = game.leader(brigade.bg)
+    reach = 36.0 if "napoleon" in cinc.special_rules else 24.0  # VF-52, VF-207
+    auto = False
+    if first and not cinc.removed and not bg.removed:  # AMB-11: only the first chosen
+        facts = ctx.need({"auto": bind(ms.within, game, cinc, bg, reach, "VF-52")})
+        auto = bool(facts["auto"])
+    if auto:
+        passed = True
+        ctx.say(T("Brigade {brigade} activates automatically (VF-52)", brigade=brigade_id))
+    else:
+        modifier = -1 if brigade.fled_units else 0
+        purpose = T("Activation test of brigade {brigade} (VF-51)", brigade=brigade_id)
+        passed = ctx.test(purpose, 1, modifier, 2)
+    ctx.game = m.with_brigade(ctx.game, replace(brigade, activated_this_turn=passed))
+    follow: list[Step] = []
+    if passed:
+        orders = sheet(ctx).get("units")
+        listed = [u for u in orders if u in brigade.units] if isinstance(orders, dict) else []
+        rest = [u for u in brigade.units if u not in listed]
+        follow = [{"do": "unit", "unit": u} for u in (*listed, *rest)]
+    return [*follow, {"do": "bg_move", "brigade": brigade_id}]  # AMB-16
+
+
+def _order(ctx: Ctx, unit_id: str) -> dict[str, JSON]:
+    orders = sheet(ctx).get("units")
+    found = orders.get(unit_id) if isinstance(orders, dict) else None
+    return found if isinstance(found, dict) else {"action": "STAND"}
+
+
+def _light(ctx: Ctx, unit: Unit) -> bool:
+    """VF-147, VF-148: +2 on messenger tests."""
+    if has(unit, "leichte_kavallerie"):
+        return True
+    if not has(unit, "leichte_infanterie"):
+        return False
+    brigade = m.brigade(ctx.game, unit.brigade)
+    detachment = "abteilung" in unit.profile
+    return detachment or all(has(ctx.game.unit(u), "leichte_infanterie") for u in brigade.units)
+
+
+def unit_action(ctx: Ctx, unit_id: str) -> None:
+    game = ctx.game
+    unit = game.unit(unit_id)
+    order = _order(ctx, unit_id)
+    action = str(order.get("action"))
+    if not m.on_table(unit):
+        raise Skip("VF-53", T("{unit} is not on the table", unit=unit_id))
+    flags = unit.turn_flags
+    if flags.fired or flags.supported_fire:
+        if not flags.skirmish_fired:
+            raise Skip("VF-46", T("{unit} fired this turn and takes no action", unit=unit_id))
+        if action == "CHARGE":
+            raise Skip(
+                "VF-144", T("{unit} fired with skirmishers and may not charge", unit=unit_id)
+            )
+    wanted: dict[str, Callable[[], Fact]] = {}
+    bg = game.leader(m.brigade(game, unit.brigade).bg)
+    if not bg.removed:
+        wanted["messenger"] = bind(ms.within, game, bg, unit, 12.0, "VF-55")
+    path = path_of(order.get("path"))
+    target = None
+    if action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
+        march = action == "MARCH"
+        road = march and in_march_column(unit)
+        wanted["cost"] = bind(ms.path_cost, game, unit, path, road)
+        wanted["clear"] = bind(ms.end_clear, game, unit, path, False)
+        wanted["place"] = bind(ms.placement, unit, path)
+    if action in ("MOVE", "MARCH"):
+        wanted["start"] = bind(ms.enemy_closer_than, game, unit, ms.KEEP_AWAY_IN, "VF-58")
+        if march:
+            wanted["keep"] = bind(ms.clearance, game, unit, path, ms.MARCH_CLEAR_IN, "VF-65", True)
+        else:
+            wanted["keep"] = bind(ms.clearance, game, unit, path, ms.KEEP_AWAY_IN, "VF-58", False)
+    elif action == "WITHDRAW":
+        wanted["keep"] = bind(ms.ends_clear_of_enemies, game, unit, path)
+        wanted["arcs"] = bind(ms.withdraw_arcs, game, unit, path)
+    elif action == "CHARGE":
+        target = game.unit(str(order.get("target")))
+        if not m.on_table(target):
+            raise Skip("VF-63", T("{unit} is not on the table", unit=target.id))
+        if is_artillery(unit):
+            raise Skip("VF-64", T("artillery cannot charge"))
+        wanted["start"] = bind(ms.enemy_closer_than, game, unit, 0.06, "VF-64")
+        wanted["visible"] = bind(ms.in_arc, game, unit, target, "VF-63")
+        wanted["nearest"] = bind(ms.nearest_free_enemy, game, unit, target)
+        wanted["contact"] = bind(ms.charge_contact, game, unit, path, target)
+        if is_infantry(unit) and is_cavalry(target):
+            wanted["six"] = bind(ms.within, game, unit, target, 6.0, "VF-64")
+    elif action == "RALLY":
+        wanted["twelve"] = bind(ms.enemy_closer_than, game, unit, 12.0, "VF-103")
+    facts = ctx.need(wanted)
+    _check_move(unit, action, facts, target)
+    if "messenger" in facts and not facts["messenger"]:  # VF-55: more than 12 in from its BG
+        bonus = 2 if _light(ctx, unit) else 0
+        purpose = T("Messenger test of {unit} (VF-55)", unit=unit_id)
+        if not ctx.test(purpose, 1, bonus, 4):
+            _acted(ctx, unit_id, "STAND")
+            ctx.say(T("{unit} cannot take an action this turn (VF-55)", unit=unit_id))
+            return
+    if action == "RALLY":
+        _rally(ctx, unit_id, bool(facts["twelve"]))
+    elif action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
+        place = facts["place"]
+        assert isinstance(place, list)
+        dx, dy = (exact(Decimal(str(v))) for v in place)
+        ctx.game = m.with_unit(ctx.game, ms.moved(ctx.game.unit(unit_id), dx, dy))
+        ctx.say(
+            T(
+                "{unit} makes a {action} ({cost} in), placed at offset ({dx}, {dy})",
+                unit=unit_id,
+                action=action,
+                cost=facts["cost"],
+                dx=dx,
+                dy=dy,
+            )
+        )
+    else:
+        ctx.say(T("{unit} stands", unit=unit_id))
+    _acted(ctx, unit_id, action)
+
+
+def _check_move(unit: Unit, action: str, facts: dict[str, JSON], target: Unit | None) -> None:
+    """The rules the engine applies to the confirmed facts (VF-56..VF-65)."""
+    if action not in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
+        return
+    limit = allowance(unit) * (2 if action == "MARCH" else 1)  # VF-57, VF-65
+    cost = facts["cost"]
+    if cost is None:
+        raise Skip("VF-190", T("the path crosses impassable terrain"))
+    if Decimal(str(cost)) > limit:
+        raise Skip(
+            "VF-57",
+            T("the path costs {cost} in; the allowance is {limit} in", cost=cost, limit=limit),
+        )
+    if not facts["clear"]:
+        raise Skip(
+            "VF-56",
+            T("{unit} would leave the table, touch a friend or pass a leader", unit=unit.id),
+        )
+    if facts.get("start"):
+        rule = "VF-64" if action == "CHARGE" else "VF-58"
+        raise Skip(
+            rule,
+            T("{unit} is too close to an enemy unit for a {action}", unit=unit.id, action=action),
+        )
+    if "keep" in facts and not facts["keep"]:
+        rule = {"MARCH": "VF-65", "WITHDRAW": "VF-61"}.get(action, "VF-58")
+        raise Skip(rule, T("{unit} comes too close to enemy units", unit=unit.id))
+    if "arcs" in facts and not facts["arcs"]:
+        raise Skip("VF-61", T("{unit} must end inside the front arcs it started in", unit=unit.id))
+    if action == "CHARGE" and target is not None:
+        if "six" in facts and not facts["six"]:
+            raise Skip("VF-64", T("infantry charges cavalry only from within 6 in"))
+        if not facts["visible"]:
+            raise Skip(
+                "VF-63", T("{target} was not visible to {unit}", target=target.id, unit=unit.id)
+            )
+        if not facts["nearest"]:
+            raise Skip("VF-63", T("{target} is not the nearest enemy unit", target=target.id))
+        if not facts["contact"]:
+            raise Skip(
+                "VF-63",
+                T("{unit} does not end in contact with {target}", unit=unit.id, target=target.id),
+            )
+
+
+def _rally(ctx: Ctx, unit_id: str, enemy_near: bool) -> None:
+    """VF-103: 1D6, -1 with enemy units less than 12 in away; 4+ removes one marker."""
+    purpose = T("Rally test of {unit} (VF-103)", unit=unit_id)
+    if ctx.test(purpose, 1, -1 if enemy_near else 0, 4):
+        unit = ctx.game.unit(unit_id)
+        ctx.game = m.with_unit(ctx.game, replace(unit, casualties=max(0, unit.casualties - 1)))
+
+
+def _acted(ctx: Ctx, unit_id: str, action: str) -> None:
+    unit = ctx.game.unit(unit_id)
+    flags = replace(
+        unit.turn_flags,
+        acted=True,
+        action=action,
+        moved_this_turn=action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"),
+        charged_this_round=action == "CHARGE",
+    )
+    ctx.game = m.with_unit(ctx.game, replace(unit, turn_flags=flags))
+
+
+def leader_move(ctx: Ctx, leader_id: str, raw: JSON) -> None:
+    """VF-66: 36 in, 6 in from enemy units."""
+    leader = ctx.game.leader(leader_id)
+    if leader.removed:
+        raise Skip("VF-108", T("{leader} has been removed", leader=leader_id))
+    path = path_of(raw)
+    facts = ctx.need({"legal": bind(ms.leader_path, ctx.game, leader, path)})
+    if not facts["legal"]:
+        raise Skip("VF-66", T("the move of {leader} is not legal", leader=leader_id))
+    end = path[-1]
+    ctx.game = m.with_leader(ctx.game, replace(leader, x=end.x, y=end.y))
+    ctx.say(T("{leader} moves to ({x}, {y})", leader=leader_id, x=end.x, y=end.y))
+
+
+def bg_move(ctx: Ctx, brigade_id: str) -> None:
+    bg = m.brigade(ctx.game, brigade_id).bg
+    moves = sheet(ctx).get("bg_moves")
+    raw = moves.get(bg) if isinstance(moves, dict) else None
+    if raw:
+        leader_move(ctx, bg, raw)
+
+
+def cinc_move(ctx: Ctx) -> None:
+    raw = sheet(ctx).get("cinc_move")
+    if raw:
+        leader_move(ctx, m.side_state(ctx.game, str(ctx.game.turn.active_side)).cinc, raw)

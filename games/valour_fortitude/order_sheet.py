@@ -1,0 +1,206 @@
+"""The whole-turn order sheet (digest 4.5) and the other payloads: their JSON Schemas, and the
+checks of a sheet's form against the state (ids, ownership, what is not built).
+
+A sheet is executed step by step (turn.py); every instruction is checked again when it is
+reached, and one that has become illegal is skipped and logged (`on_illegal: skip`, the
+default; `ask` is not built and refused).
+
+Coordinates are inches, given as numbers or decimal texts ("12.5"); a path lists the points
+the unit's anchor (the centre of its front edge) passes through, the start left out.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from games.core.i18n import T
+from games.core.protocol import JSON, Rejection
+from games.valour_fortitude.state import GameState, Point, exact
+
+ACTIONS = ("STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY")  # VF-54
+MODES = ("full", "skirmish", "carbine")  # VF-144, VF-145
+ID: JSON = {"type": "string", "minLength": 1, "maxLength": 40}
+COORD: JSON = {
+    "oneOf": [
+        {"type": "number", "minimum": -1000, "maximum": 1000},
+        {"type": "string", "pattern": r"^-?\d{1,4}(\.\d{1,3})?$"},
+    ]
+}
+PATH: JSON = {
+    "type": "array",
+    "items": {"type": "array", "items": COORD, "minItems": 2, "maxItems": 2},
+    "minItems": 1,
+    "maxItems": 12,
+}
+IDS: JSON = {"type": "array", "items": ID, "maxItems": 8}
+
+SHOT: JSON = {
+    "type": "object",
+    "properties": {"target": ID, "firer": ID, "mode": {"enum": list(MODES)}, "supporters": IDS},
+    "required": ["target", "firer"],
+    "additionalProperties": False,
+}
+UNIT_ORDER: JSON = {
+    "type": "object",
+    "properties": {
+        "action": {"enum": list(ACTIONS)},
+        "path": PATH,
+        "target": ID,
+        "formation_after": {"type": "object"},
+    },
+    "required": ["action"],
+    "additionalProperties": False,
+}
+FIGHT: JSON = {
+    "type": "object",
+    "properties": {"attacker": ID, "target": ID, "supporters": IDS},
+    "required": ["attacker", "target"],
+    "additionalProperties": False,
+}
+TURN_ORDERS: JSON = {
+    "type": "object",
+    "properties": {
+        "fate": {"type": "array", "maxItems": 13},
+        "shooting": {"type": "array", "items": SHOT, "maxItems": 30},
+        "brigade_order": {"type": "array", "items": ID, "maxItems": 12},
+        "units": {
+            "type": "object",
+            "additionalProperties": UNIT_ORDER,
+            "maxProperties": 60,
+        },
+        "bg_moves": {"type": "object", "additionalProperties": PATH, "maxProperties": 12},
+        "cinc_move": PATH,
+        "melee_plan": {
+            "oneOf": [
+                {"const": "auto"},
+                {"type": "array", "items": FIGHT, "maxItems": 30},
+            ]
+        },
+        "on_illegal": {"enum": ["skip", "ask"]},
+    },
+    "additionalProperties": False,
+}
+CONFIRM: JSON = {
+    "type": "object",
+    "properties": {"note": {"type": "string", "maxLength": 400}},
+    "additionalProperties": False,
+}
+CORRECTION: JSON = {
+    "type": "object",
+    "properties": {
+        "fact": {"type": "string", "minLength": 1, "maxLength": 120},
+        "value": {},
+        "reason": {"type": "string", "minLength": 1, "maxLength": 1000},
+    },
+    "required": ["fact", "value", "reason"],
+    "additionalProperties": False,
+}
+FIRST_SIDE: JSON = {
+    "type": "object",
+    "properties": {"side": {"enum": ["A", "B"]}},
+    "required": ["side"],
+    "additionalProperties": False,
+}
+PLAY_FATE: JSON = {"type": "object"}
+
+
+def point(value: JSON) -> Point:
+    """A [x, y] pair of the schema as a Point of three decimals."""
+    assert isinstance(value, list)
+    return Point(exact(_dec(value[0])), exact(_dec(value[1])))
+
+
+def _dec(value: JSON) -> Decimal:
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return Decimal(0)
+
+
+def path_of(value: JSON) -> list[Point]:
+    return [point(p) for p in value] if isinstance(value, list) else []
+
+
+def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[Rejection]:
+    """What the form of `side`'s sheet gets wrong against the state (the schema has been
+    checked): unknown or foreign ids, what is not built. Legality in play is checked when each
+    step is reached."""
+    out: list[Rejection] = []
+    units = {u.id: u for u in game.units}
+    own = {u.id for u in game.units if u.side == side}
+    brigades = {b.id for b in game.brigades if b.side == side}
+    leaders = {x.id for x in game.leaders if x.side == side and x.brigade is not None}
+
+    def bad(rule: str, message: str, path: str) -> None:
+        out.append(Rejection(rule, message, path))
+
+    if sheet.get("fate"):
+        bad("VF-222", T("playing fate cards is not built yet"), "/fate")
+    if sheet.get("on_illegal") == "ask":
+        bad("4.5", T("on_illegal: ask is not built; illegal steps are skipped"), "/on_illegal")
+    for i, shot in enumerate(_list(sheet.get("shooting"))):
+        assert isinstance(shot, dict)
+        where = f"/shooting/{i}"
+        if shot.get("firer") not in own:
+            bad("VF-41", T("{unit} is not a unit of yours", unit=shot.get("firer")), where)
+        target = units.get(str(shot.get("target")))
+        if target is None or target.side == side:
+            bad("VF-40", T("{unit} is not an enemy unit", unit=shot.get("target")), where)
+        helpers = _list(shot.get("supporters"))
+        if len(set(map(str, helpers))) != len(helpers):
+            bad("VF-89", T("a unit supports an attack once"), where)
+        if len(helpers) > 3:
+            bad("VF-151", T("more than 3 fire supporters (Batterie) is not built"), where)
+        for s in helpers:
+            if s not in own or s == shot.get("firer"):
+                bad("VF-90", T("{unit} cannot support this fire", unit=s), where)
+    seen: set[str] = set()
+    for i, b in enumerate(_list(sheet.get("brigade_order"))):
+        if b not in brigades or b in seen:
+            bad(
+                "VF-50",
+                T("{brigade} is not a brigade of yours to activate", brigade=b),
+                f"/brigade_order/{i}",
+            )
+        seen.add(str(b))
+    orders = sheet.get("units")
+    for unit_id, order in orders.items() if isinstance(orders, dict) else []:
+        where = f"/units/{unit_id}"
+        assert isinstance(order, dict)
+        if unit_id not in own:
+            bad("VF-53", T("{unit} is not a unit of yours", unit=unit_id), where)
+            continue
+        action = order.get("action")
+        if "formation_after" in order:
+            bad("VF-60", T("formation changes are not built yet"), where)
+        if action in ("MOVE", "WITHDRAW", "MARCH", "CHARGE") and "path" not in order:
+            bad("VF-56", T("a {action} needs a path", action=action), where)
+        if action == "CHARGE":
+            target = units.get(str(order.get("target")))
+            if target is None or target.side == side:
+                bad("VF-63", T("a charge needs an enemy unit as its target"), where)
+    moves = sheet.get("bg_moves")
+    for leader in moves if isinstance(moves, dict) else []:
+        if leader not in leaders:
+            bad(
+                "VF-66", T("{leader} is not a brigade general of yours", leader=leader), "/bg_moves"
+            )
+    plan = sheet.get("melee_plan")
+    for i, fight in enumerate(plan if isinstance(plan, list) else []):
+        assert isinstance(fight, dict)
+        where = f"/melee_plan/{i}"
+        helpers = _list(fight.get("supporters"))
+        if fight.get("attacker") not in own:
+            bad("VF-71", T("{unit} is not a unit of yours", unit=fight.get("attacker")), where)
+        target = units.get(str(fight.get("target")))
+        if target is None or target.side == side:
+            bad("VF-71", T("{unit} is not an enemy unit", unit=fight.get("target")), where)
+        if any(h not in own for h in helpers) or len(set(map(str, helpers))) != len(helpers):
+            bad("VF-91", T("the supporters are units of yours, each once"), where)
+        if len(helpers) > 3:
+            bad("VF-91", T("at most 3 units support a melee"), where)
+    return out
+
+
+def _list(value: JSON) -> list[JSON]:
+    return value if isinstance(value, list) else []

@@ -1,0 +1,164 @@
+"""Random play, for the fuzzer and the contract tests: a plausible order sheet for the active
+side (shoot at the nearest enemy in range, charge what is in reach, move towards the enemy,
+rally the damaged), the initiative choice, and the automatic umpire, which confirms every
+proposal. Built only from the open table (digest 4.6) and the side's own hand."""
+
+from __future__ import annotations
+
+import math
+
+import shapely  # type: ignore[import-untyped]
+
+from games.core.protocol import JSON, Action, Role, Ruleset
+from games.core.rng import Rng
+from games.core.umpire import UMPIRE
+from games.valour_fortitude import geometry as g
+from games.valour_fortitude import match as m
+from games.valour_fortitude import measures as ms
+from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, TURN_ORDERS
+from games.valour_fortitude.shooting import can_fire, fire_profile
+from games.valour_fortitude.state import GameState, Unit
+from games.valour_fortitude.values import allowance, is_artillery, is_cavalry, is_infantry
+
+
+def random_action(rules: Ruleset[m.Match], match: m.Match, role: Role, rng: Rng) -> Action | None:
+    """A random legal action of `role` (the rules' own `random_action` passes itself)."""
+    prompt = rules.prompts(match).get(role)
+    if prompt is None:
+        return None
+    if role == UMPIRE:
+        return Action(UMPIRE, CONFIRM, {})  # the automatic umpire accepts every proposal
+    if FIRST_SIDE in prompt.kinds:
+        return Action(role, FIRST_SIDE, {"side": rng.choice(("A", "B"))})
+    if TURN_ORDERS in prompt.kinds:
+        return Action(role, TURN_ORDERS, random_sheet(match.game, role, rng))
+    return None
+
+
+def _num(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def _pt(x: float, y: float) -> list[JSON]:
+    return [_num(x), _num(y)]
+
+
+def random_sheet(game: GameState, side: str, rng: Rng) -> dict[str, JSON]:
+    own = [u for u in ms.table_units(game) if u.side == side]
+    foes = ms.enemies(game, side)
+    shapes = {u.id: g.footprint_polygon(u, game.terrain) for u in (*own, *foes)}
+
+    def gap(a: Unit, b: Unit) -> float:
+        return float(shapely.distance(shapes[a.id], shapes[b.id]))
+
+    shooting: list[JSON] = []
+    targets: set[str] = set()
+    firers: set[str] = set()
+    for unit in own:
+        if len(shooting) >= 3 or not foes or can_fire(unit) is not None or rng.chance(1, 3):
+            continue
+        profile = fire_profile(unit, "full")
+        if profile is None:
+            continue
+        target = min(foes, key=lambda f: (gap(unit, f), f.id))
+        if target.id in targets or gap(unit, target) > profile[1]:
+            continue
+        targets.add(target.id)
+        firers.add(unit.id)
+        shooting.append({"target": target.id, "firer": unit.id, "mode": "full", "supporters": []})
+    units: dict[str, JSON] = {}
+    for unit in own:
+        if unit.id in firers or not foes:
+            continue
+        units[unit.id] = _unit_order(game, unit, foes, shapes, gap, rng)
+    brigades = [b.id for b in game.brigades if b.side == side and not b.broken]
+    rng.shuffle(brigades)
+    bg_moves: dict[str, JSON] = {}
+    for b in game.brigades:
+        if b.side != side or b.broken:
+            continue
+        path = _bg_path(game, b.bg, [game.unit(u) for u in b.units])
+        if path is not None:
+            bg_moves[b.bg] = path
+    sheet: dict[str, JSON] = {
+        "shooting": shooting,
+        "brigade_order": list(brigades),
+        "units": units,
+        "bg_moves": bg_moves,
+        "melee_plan": "auto",
+    }
+    return sheet
+
+
+def _unit_order(
+    game: GameState,
+    unit: Unit,
+    foes: list[Unit],
+    shapes: dict[str, object],
+    gap: object,
+    rng: Rng,
+) -> JSON:
+    assert callable(gap)
+    near = min(foes, key=lambda f: (gap(unit, f), f.id))
+    d = float(gap(unit, near))
+    reach = allowance(unit)
+    if d <= 0.06:
+        return {"action": "STAND"}
+    if unit.casualties and rng.chance(1, 3):
+        return {"action": "RALLY"}
+    charge_ok = not is_artillery(unit) and not (is_infantry(unit) and is_cavalry(near) and d >= 6)
+    if charge_ok and d < reach - 0.5:
+        path = _charge_path(unit, near, shapes, reach)
+        if path is not None:
+            return {"action": "CHARGE", "target": near.id, "path": path}
+    step = min(reach - 0.25, d - 3.5)
+    if step < 0.5:
+        return {"action": "STAND"}
+    (fx, fy), _ = g.axes(unit.bases[0].facing_deg)
+    ax, ay = ms.anchor(unit)
+    return {"action": "MOVE", "path": [_pt(ax + fx * step, ay + fy * step)]}
+
+
+def _charge_path(
+    unit: Unit, target: Unit, shapes: dict[str, object], reach: float
+) -> list[JSON] | None:
+    """Slide sideways to face the target's centre, then straight ahead into contact."""
+    (fx, fy), (rx, ry) = g.axes(unit.bases[0].facing_deg)
+    mine, theirs = shapes[unit.id], shapes[target.id]
+    cx, cy = shapely.centroid(mine).x, shapely.centroid(mine).y
+    tx, ty = shapely.centroid(theirs).x, shapely.centroid(theirs).y
+    lateral = (tx - cx) * rx + (ty - cy) * ry
+    lateral = max(-reach / 2, min(reach / 2, lateral))
+    ahead = 0.0
+    for _ in range(12):
+        dx, dy = rx * lateral + fx * ahead, ry * lateral + fy * ahead
+        d = float(shapely.distance(shapely.affinity.translate(mine, dx, dy), theirs))
+        if d <= 0.02:
+            break
+        ahead += d
+    else:
+        return None
+    if ahead < 0 or math.hypot(lateral, ahead) > reach - 0.05:
+        return None
+    ax, ay = ms.anchor(unit)
+    return [_pt(ax + rx * lateral + fx * ahead, ay + ry * lateral + fy * ahead)]
+
+
+def _bg_path(game: GameState, leader_id: str, units: list[Unit]) -> list[JSON] | None:
+    """The BG follows its first unit on the table, 3 in behind its front centre."""
+    leader = game.leader(leader_id)
+    first = next((u for u in units if m.on_table(u) and u.bases), None)
+    if leader.removed or first is None:
+        return None
+    (fx, fy), _ = g.axes(first.bases[0].facing_deg)
+    ax, ay = ms.anchor(first)
+    x, y = ax - fx * 5, ay - fy * 5
+    x0, y0 = float(leader.x), float(leader.y)
+    length = math.hypot(x - x0, y - y0)
+    if length < 1:
+        return None
+    if length > 35.5:
+        x, y = x0 + (x - x0) * 35.5 / length, y0 + (y - y0) * 35.5 / length
+    width, depth = float(game.table.width_in), float(game.table.depth_in)
+    x, y = min(max(x, 1.0), width - 1), min(max(y, 1.0), depth - 1)
+    return [_pt(x, y)]

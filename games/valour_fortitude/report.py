@@ -1,0 +1,68 @@
+"""The view in words, for turn-report emails (built only from a role's view and prompt)."""
+
+from __future__ import annotations
+
+from games.core.i18n import T
+from games.core.protocol import JSON, Prompt
+
+
+def report(view: JSON, prompt: Prompt | None) -> str:
+    assert isinstance(view, dict)
+    game = view["game"]
+    assert isinstance(game, dict)
+    turn = game["turn"]
+    assert isinstance(turn, dict)
+    lines = [
+        T(
+            "Valour & Fortitude, round {round}, phase {phase}, side {side} active",
+            round=turn["round"],
+            phase=turn["phase"],
+            side=turn["active_side"],
+        )
+    ]
+    sides = game["sides"]
+    assert isinstance(sides, list)
+    for side in sides:
+        assert isinstance(side, dict)
+        fate = side["fate"]
+        assert isinstance(fate, dict)
+        lines.append(
+            T(
+                "Side {side} ({army}): {setbacks} setbacks, {hand} fate cards in hand",
+                side=side["id"],
+                army=side["army_list"],
+                setbacks=side["setbacks"],
+                hand=fate["hand_count"],
+            )
+        )
+        hand = fate.get("hand")
+        if isinstance(hand, list):
+            cards = ", ".join(str(c) for c in hand) or "-"
+            lines.append(T("Your fate cards: {cards}", cards=cards))
+    units = game["units"]
+    assert isinstance(units, list)
+    for unit in units:
+        assert isinstance(unit, dict)
+        where = T("fled") if unit["fled"] else str(unit["formation"])
+        lines.append(
+            T(
+                "{unit} (side {side}, {profile}): {where}, {casualties} casualties",
+                unit=unit["id"],
+                side=unit["side"],
+                profile=unit["profile"],
+                where=where,
+                casualties=unit["casualties"],
+            )
+        )
+    objectives = game["objectives"]
+    assert isinstance(objectives, list)
+    for obj in objectives:
+        assert isinstance(obj, dict)
+        holder = obj["controller"] or "-"
+        lines.append(T("Objective {objective}: held by {side}", objective=obj["id"], side=holder))
+    result = view.get("result")
+    if isinstance(result, dict):
+        lines.append(str(result.get("summary")))
+    if prompt is not None:
+        lines.append(prompt.text)
+    return "\n".join(lines)

@@ -1,0 +1,123 @@
+"""Setting a game up (VF-20..VF-25, VF-247..VF-251): the starter scenario's example set-up as its
+data gives it (armies, terrain, objectives, deployment, the attacker), the options, the fate
+decks shuffled (VF-25), and the initiative roll (VF-251) whose winner chooses who begins.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import replace
+
+from games.core.i18n import T
+from games.core.protocol import JSON, GameConfig, Rejection, SetupError
+from games.core.rng import Rng
+from games.valour_fortitude import match as m
+from games.valour_fortitude.scenario import load_scenario
+from games.valour_fortitude.state import FateState, GameState
+
+SCENARIOS = ("starter",)
+CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # VF-25
+TURN_LIMIT_MAX = 20
+
+# digest 7: each ambiguity's option key; only the default reading is built
+AMB_OPTIONS = {
+    "scale_15mm_scope": "AMB-1", "min_one_floor_scope": "AMB-2", "round_scope_effects": "AMB-3",
+    "halved_casualties_min_one": "AMB-4", "three_rank_formation": "AMB-5",
+    "objective_artillery_figures": "AMB-6", "objective_count_rule": "AMB-7",
+    "nearest_tie_choice": "AMB-8", "leaders_count_as_units_geometry": "AMB-9",
+    "skirmish_support_allows_action": "AMB-10", "auto_activation_first_only": "AMB-11",
+    "messenger_distance_from": "AMB-12", "rotation_cost": "AMB-13", "doubling_order": "AMB-14",
+    "strike_back_support": "AMB-15", "bg_moves_if_failed": "AMB-16", "tie_break_order": "AMB-17",
+    "militia_restriction": "AMB-18", "cavalry_fallback_scope": "AMB-19",
+    "line_bonus_basis": "AMB-20", "obscured_count_unit": "AMB-21",
+    "canister_melee_support": "AMB-22", "brigade_support_scope": "AMB-23",
+    "fresh_bonus_scope": "AMB-24", "auto_flee_attacker": "AMB-25",
+    "broken_brigade_resolve": "AMB-26", "resolve_pooled": "AMB-27",
+    "reserve_half_rounding": "AMB-28", "mixed_cover": "AMB-29", "occupant_obscured": "AMB-30",
+    "occupied_charge_contact": "AMB-31", "allied_contingent_rules": "AMB-32",
+    "square_flankable": "AMB-33", "square_change_is_action": "AMB-34",
+    "skirmish_support_mixing": "AMB-35", "open_order_single_rank": "AMB-36",
+    "acw_heavy_art_move": "AMB-37", "unpredictable_timing": "AMB-38",
+    "rocket_support_penalty": "AMB-39", "double_casualty_roll": "AMB-40",
+    "veteran_march": "AMB-41", "reroll_order": "AMB-42", "grand_assault_duration": "AMB-43",
+    "breakthrough_card": "AMB-44", "brigade_distance_from": "AMB-45",
+    "understrength_rounding": "AMB-46", "meeting_light_def": "AMB-47",
+    "assault_objective_spacing": "AMB-48", "reserve_entry_timing": "AMB-49",
+}  # fmt: skip
+OPTIONS = ("auto_geometry", "turn_limit", "visibility", "scale_profile", "variant")
+
+
+def option_problems(scenario: str, options: Mapping[str, JSON]) -> list[Rejection]:
+    out: list[Rejection] = []
+    if scenario not in SCENARIOS:
+        out.append(
+            Rejection("VF-21", T("unknown scenario {name}", name=repr(scenario)), "/scenario")
+        )
+    for key, value in options.items():
+        where = f"/options/{key}"
+        if key in AMB_OPTIONS:
+            message = T("only the default reading of {amb} is built", amb=AMB_OPTIONS[key])
+            out.append(Rejection(AMB_OPTIONS[key], message, where))
+        elif key == "auto_geometry" and not isinstance(value, bool):
+            out.append(Rejection("4.1", T("auto_geometry is true or false"), where))
+        elif key == "turn_limit" and (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= TURN_LIMIT_MAX
+        ):
+            out.append(
+                Rejection(
+                    "VF-24", T("the turn limit is 1 to {n} turns per side", n=TURN_LIMIT_MAX), where
+                )
+            )
+        elif key == "visibility" and value != "open":
+            out.append(
+                Rejection("4.6", T("only the open table is built (visibility: open)"), where)
+            )
+        elif key == "scale_profile" and value != "28mm":
+            out.append(Rejection("AMB-1", T("only the 28mm scale profile is built"), where))
+        elif key == "variant" and value != "standard":
+            out.append(
+                Rejection("VF-253", T("the starter scenario's variants are not built"), where)
+            )
+        elif key not in OPTIONS:
+            out.append(Rejection("VF-21", T("unknown option {key}", key=repr(key)), where))
+    return out
+
+
+@functools.cache
+def _scenario_state(name: str) -> GameState:
+    """The scenario's set-up (reading and checking the data is slow: once per process; the
+    state is immutable)."""
+    return load_scenario(name).state
+
+
+def new_match(config: GameConfig, rng: Rng) -> m.Match:
+    problems = option_problems(config.scenario, config.options)
+    if problems:
+        raise SetupError(problems)
+    game = _scenario_state(config.scenario)
+    limit = config.options.get("turn_limit")
+    turn = replace(game.turn, turn_limit=limit if isinstance(limit, int) else game.turn.turn_limit)
+    sides = []
+    for side in game.sides:  # VF-25: each deck shuffled with the game's dice
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        sides.append(replace(side, fate=FateState(tuple(deck))))
+    game = replace(game, turn=turn, sides=tuple(sides))
+    attacker = next(s.id for s in game.sides if s.scenario_role == "attacker")
+    roll = rng.d6()  # VF-251: the attacker's CinC rolls; 4+ he decides who begins
+    decider = attacker if roll >= 4 else m.other(attacker)
+    flow: dict[str, JSON] = {
+        "stage": m.INITIATIVE,
+        "auto_geometry": bool(config.options.get("auto_geometry", False)),
+        "initiative": {"attacker": attacker, "roll": roll, "decider": decider},
+        "sheet": None,
+        "queue": [],
+        "facts": {},
+        "pending": None,
+        "attacked": [],
+        "result": None,
+    }
+    return m.Match(game, flow)
