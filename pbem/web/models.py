@@ -43,3 +43,27 @@ def profile_of(user: User) -> Profile:
     """The user's profile, created with the defaults when they have none yet."""
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
+
+
+CCN_SCENARIO_MAX_BYTES = 256 * 1024  # a scenario's YAML text, UTF-8 encoded
+
+
+class CcnScenario(models.Model):
+    """A Commands & Colors: Napoleonics scenario (`ccn-scenario/1` YAML) a player entered or
+    uploaded: private to its owner unless `shareable` (then others may read and download it).
+    Only a document the engine's loader accepts is stored (pbem.web.ccn_scenario_views)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ccn_scenarios"
+    )
+    title = models.CharField(max_length=200)
+    text = models.TextField()  # at most CCN_SCENARIO_MAX_BYTES, checked before saving
+    shareable = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("-updated", "-id")
+
+    def __str__(self) -> str:
+        return f"ccn scenario {self.pk} of {self.owner_id}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, path
 
 from pbem.web import account_views, game_views, layout_views, lobby_views, rule_views
+from pbem.web import ccn_scenario_views as ccn
 
 app_name = "web"
 
@@ -66,4 +67,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("staff/layout/", layout_views.layout_index, name="layout-index"),
     path("staff/layout/<str:board_name>/", layout_views.layout_edit, name="layout-edit"),
     path("staff/layout/<str:board_name>/check", layout_views.layout_check, name="layout-check"),
+    path("ccn/scenarios/", ccn.scenario_list, name="ccn-scenarios"),
+    path("ccn/scenarios/new", ccn.scenario_new, name="ccn-scenario-new"),
+    path("ccn/scenarios/upload", ccn.scenario_upload, name="ccn-scenario-upload"),
+    path("ccn/scenarios/<int:pk>/", ccn.scenario_detail, name="ccn-scenario"),
+    path("ccn/scenarios/<int:pk>/edit", ccn.scenario_edit, name="ccn-scenario-edit"),
+    path("ccn/scenarios/<int:pk>/download", ccn.scenario_download, name="ccn-scenario-download"),
+    path("ccn/scenarios/<int:pk>/delete", ccn.scenario_delete, name="ccn-scenario-delete"),
 ]
