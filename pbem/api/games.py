@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -34,6 +35,7 @@ from pbem.api.etags import (
 from pbem.api.exceptions import ErrorOutputSerializer
 from pbem.api.openapi import CHOICES_SCHEMA, JSON_SCHEMA_SCHEMA
 from pbem.api.openapi import view_schema as engine_view_schema
+from pbem.play.errors import say
 from pbem.play.models import Game
 from pbem.play.rulesets import enabled, ruleset_get
 from pbem.play.selectors import (
@@ -74,7 +76,7 @@ def request_user(request: Request) -> User:
     """The authenticated caller (IsAuthenticated runs first, so this is a real user)."""
     user = request.user
     if not isinstance(user, User):
-        raise PermissionDenied("authentication required")
+        raise PermissionDenied(gettext_lazy("authentication required"))
     return user
 
 
@@ -84,10 +86,10 @@ def game_get(game_id: str, *, head: bool = False) -> Game:
     try:
         pk = uuid.UUID(str(game_id))
     except ValueError:
-        raise NotFound("no such game") from None
+        raise NotFound(gettext_lazy("no such game")) from None
     game = game_find(pk, head=head)
     if game is None:
-        raise NotFound("no such game")
+        raise NotFound(gettext_lazy("no such game"))
     return game
 
 
@@ -259,7 +261,9 @@ class GameCreateApi(APIView):
         users = {u.username: u for u in User.objects.filter(username__in=names)}
         unknown = sorted(names - set(users))
         if unknown:
-            raise ValidationError({"seats": [f"unknown users: {', '.join(unknown)}"]})
+            listed = ", ".join(unknown)
+            unknown_users = say(gettext_lazy("unknown users: {users}"), users=listed)
+            raise ValidationError({"seats": [unknown_users]})
         seats = {role: users[n] if n is not None else None for role, n in v["seats"].items()}
         game = game_create(
             ruleset_id=v["ruleset"],
@@ -341,9 +345,18 @@ class PromptOutputSerializer(serializers.Serializer[Any]):
     actions = ActionSpecOutputSerializer(many=True, help_text="the prompted actions")
 
 
+@extend_schema_serializer(component_name="GameResult")
+class GameResultSerializer(serializers.Serializer[Any]):
+    winners = serializers.ListField(
+        child=serializers.CharField(), help_text="the winning roles; empty for a draw"
+    )
+    summary = serializers.CharField(help_text="how the game ended, in the engine's words")
+
+
 class GameViewApi(APIView):
-    """The game as one of your seats may see it (the engine's `view`), with its prompt and every
-    action the seat may take now (`actions`: schemas and legal choices; the any-time ones too)."""
+    """The game as one of your seats may see it (the engine's `view`), with its prompt, every
+    action the seat may take now (`actions`: schemas and legal choices; the any-time ones too)
+    and, once the game is over, its `result` (winners and how it ended)."""
 
     class FilterSerializer(serializers.Serializer[Any]):
         role = serializers.CharField(required=False, max_length=60)
@@ -355,6 +368,7 @@ class GameViewApi(APIView):
         view = EngineViewField()
         prompt = PromptOutputSerializer(allow_null=True, help_text="null when not prompted")
         actions = ActionSpecOutputSerializer(many=True)
+        result = GameResultSerializer(allow_null=True, help_text="null until the game is over")
 
     @extend_schema(
         parameters=[GAME_ID, ROLE_QUERY, IF_NONE_MATCH],

@@ -42,16 +42,17 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Prefetch
+from django.utils.translation import gettext_lazy
 
 from games.core.protocol import JSON, OBSERVER, OMNISCIENT, SETUP_KIND, SYSTEM
 from games.core.umpire import UMPIRE
-from pbem.play.errors import InvalidField, ReadForbidden
+from pbem.play.errors import NOT_YOUR_SEAT, SEVERAL_ROLES, InvalidField, ReadForbidden, say
 from pbem.play.hot_sql import game_with_head
 from pbem.play.models import Event, Game, Seat
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
 
-NO_SPECTATORS = "this game admits no spectators and you hold no seat in it"
+NO_SPECTATORS = gettext_lazy("this game admits no spectators and you hold no seat in it")
 SEES_ALL = frozenset({OMNISCIENT, UMPIRE})  # roles that know every event and read every line
 
 # --- games ---------------------------------------------------------------------------------------
@@ -120,14 +121,14 @@ def may_read_clock(game: Game, user: User) -> None:
     """The seated players and the creator (who sets the clock) may read it; others get 403."""
     seated = any(s.user_id == user.pk for s in game.seats.all())
     if not seated and game.created_by_id != user.pk:
-        raise ReadForbidden("only the players of this game may read its deadline")
+        raise ReadForbidden(gettext_lazy("only the players of this game may read its deadline"))
 
 
 def may_act(game: Game, user: User) -> None:
     """403 (`ReadForbidden`) for a caller who holds no seat of the game (a seat's own requests:
     orders, withdrawing a pause request)."""
     if not any(s.user_id == user.pk for s in game.seats.all()):
-        raise ReadForbidden("you hold no seat in this game")
+        raise ReadForbidden(gettext_lazy("you hold no seat in this game"))
 
 
 def reader_role(game: Game, user: User, requested: str | None = None) -> str:
@@ -141,10 +142,10 @@ def reader_role(game: Game, user: User, requested: str | None = None) -> str:
         return OBSERVER
     if requested:
         if requested not in mine:
-            raise ReadForbidden(f"you do not hold the seat {requested!r} in this game")
+            raise ReadForbidden(say(NOT_YOUR_SEAT, role=repr(requested)))
         return requested
     if len(mine) > 1:
-        raise InvalidField("role", f"you hold several roles {mine}; say which one")
+        raise InvalidField("role", say(SEVERAL_ROLES, roles=mine))
     return mine[0]
 
 
@@ -174,7 +175,7 @@ def acting_role(game: Game, user: User, requested: str | None = None) -> str:
     prompted = [r for r in mine if r in game.active_roles]
     if len(prompted) == 1:
         return prompted[0]
-    raise InvalidField("role", f"you hold several roles {mine}; say which one")
+    raise InvalidField("role", say(SEVERAL_ROLES, roles=mine))
 
 
 # --- the log -------------------------------------------------------------------------------------
@@ -333,6 +334,7 @@ class SeatView:
     view: JSON
     prompt: dict[str, Any] | None
     actions: list[dict[str, JSON]]
+    result: dict[str, JSON] | None = None  # the game's end (winners, summary): public, once over
 
 
 def view_for(game: Game, user: User, requested: str | None = None) -> SeatView:
@@ -342,6 +344,7 @@ def view_for(game: Game, user: User, requested: str | None = None) -> SeatView:
     state = state_at(game, game.head_seq)
     prompt = ruleset.prompts(state).get(role)
     actions = [a.to_json() for a in ruleset.actions(state, role)]
+    ended = ruleset.result(state) if game.status == Game.Status.FINISHED else None
     return SeatView(
         role=role,
         seq=numbering_for(game, [role]).role_seq(game.head_seq),
@@ -354,6 +357,9 @@ def view_for(game: Game, user: User, requested: str | None = None) -> SeatView:
             "actions": [a for a in actions if not a["any_time"]],
         },
         actions=actions,
+        result=None
+        if ended is None
+        else {"winners": list[JSON](ended.winners), "summary": ended.summary},
     )
 
 
