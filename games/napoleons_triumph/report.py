@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from games.core.i18n import T
 from games.core.protocol import JSON, Prompt
+from games.core.wrap import wrap
 from games.napoleons_triumph.board import Board
 
 SIDE_NAME = {"AL": T("Allies"), "F": T("French")}
@@ -530,27 +531,6 @@ def _written(
 
 
 # ------------------------------------------------------------------------------- the report
-
-WIDTH = 100  # a long line is wrapped after a comma or semicolon, never inside a piece's name
-_BREAK = re.compile(r"(?<=[,;]) ")
-
-
-def wrap(line: str, width: int = WIDTH) -> list[str]:
-    """`line` cut after ", " or "; " into lines of at most `width` characters where it can be;
-    the continuation lines are indented under the text."""
-    if len(line) <= width:
-        return [line]
-    indent = " " * (len(line) - len(line.lstrip()) + 4)
-    out: list[str] = []
-    current = ""
-    for chunk in _BREAK.split(line):
-        candidate = f"{current} {chunk}" if current else chunk
-        if current and len(candidate) > width:
-            out.append(current)
-            candidate = indent + chunk
-        current = candidate
-    out.append(current)
-    return out
 
 
 def report(view: JSON, prompt: Prompt | None, board: Board) -> str:

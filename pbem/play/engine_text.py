@@ -12,7 +12,7 @@ template it was written from, with the same values; a sentence no template match
   matches no template but is a list ("; " or ", " outside brackets: a report's positions, pieces,
   seats) has each of its items translated so.
 - **Wrapped lines.** A report wraps a line longer than `WIDTH` characters after ", " or "; ",
-  indenting the continuation lines 4 spaces deeper (games.napoleons_triumph.report `wrap`). A
+  indenting the continuation lines 4 spaces deeper (games.core.wrap). A
   line that matches no template is joined with the continuation lines that follow it; when the
   joined line matches a template, its translation is wrapped again by the same rule.
 """
@@ -21,22 +21,19 @@ from __future__ import annotations
 
 import functools
 import gettext
-import re
 
 from django.conf import settings
 from django.utils import translation
 
 from games.core.i18n import TemplateIndex
+from games.core.wrap import INDENT, wrap
 
 DOMAIN = "engine"
 SOURCE_LANGUAGE = "en"
 NESTING = 4  # how deep values inside values are translated
 LIST_SEPARATORS = ("; ", ", ")  # a value that is a list: its items are translated one by one
 VERBATIM = frozenset({"text", "author"})  # fields holding what a person wrote: never translated
-WIDTH = 100  # the engines' report width (games.napoleons_triumph.report.WIDTH)
-INDENT = 4  # a continuation line's extra indentation
 CACHE_MAX = 20_000  # translated sentences kept per language
-_BREAK = re.compile(r"(?<=[,;]) ")
 
 
 class Translator:
@@ -139,24 +136,6 @@ def split_top(text: str, sep: str) -> list[str]:
         i += 1
     items.append(text[start:])
     return items
-
-
-def wrap(line: str, width: int = WIDTH) -> list[str]:
-    """`line` cut after ", " or "; " into lines of at most `width` characters where it can be,
-    the continuation lines indented 4 deeper (the report's own rule)."""
-    if len(line) <= width:
-        return [line]
-    indent = " " * (len(line) - len(line.lstrip()) + INDENT)
-    out: list[str] = []
-    current = ""
-    for chunk in _BREAK.split(line):
-        candidate = f"{current} {chunk}" if current else chunk
-        if current and len(candidate) > width:
-            out.append(current)
-            candidate = indent + chunk
-        current = candidate
-    out.append(current)
-    return out
 
 
 @functools.cache

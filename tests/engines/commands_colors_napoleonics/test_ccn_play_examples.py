@@ -10,32 +10,19 @@ from typing import Any
 import pytest
 
 from games.commands_colors_napoleonics import RULESET as R
-from games.commands_colors_napoleonics.dice import ScriptedDice
 from games.commands_colors_napoleonics.hexes import Hex
-from games.commands_colors_napoleonics.state import GameState, Leader, Unit
+from games.commands_colors_napoleonics.state import GameState
 from games.commands_colors_napoleonics.world import attached
-from games.core.protocol import Action, GameConfig
+from games.core.protocol import GameConfig
 from games.core.rng import Rng
-
-
-def act_of(role: str, kind: str, payload: Any = None) -> Action:
-    """An action with any payload (the tests write payloads as plain dicts)."""
-    return Action(role, kind, payload)
-
-
-def view_of(state: GameState, role: str) -> Any:
-    return R.view(state, role)
-
-
-def combat_of(state: GameState) -> Any:
-    return state.combat
-
-
-def rolls(state: GameState) -> Any:
-    return state.last_roll
-
-
-EXAMPLE = "example-ford-of-santa-clara"
+from tests.engines.commands_colors_napoleonics.ccn_play import (
+    EXAMPLE,
+    act,
+    act_of,
+    combat_of,
+    put,
+    rolls,
+)
 
 
 def fresh(active: str = "top", answer: bool = False) -> GameState:
@@ -60,28 +47,10 @@ def only(state: GameState, keep: Iterable[str]) -> GameState:
     return state
 
 
-def put(state: GameState, pid: str, row: int, col: int, blocks: int | None = None) -> None:
-    piece: Unit | Leader = state.units[pid] if pid in state.units else state.leaders[pid]
-    piece.hex = Hex(row, col)
-    if blocks is not None and isinstance(piece, Unit):
-        piece.blocks = blocks
-
-
 def battle_phase(state: GameState, ordered: list[str], card: str = "ATTACK_CENTER") -> None:
     state.phase = "battle"
     state.turn.card = card
     state.turn.orders = list(ordered)
-
-
-def act(
-    state: GameState, role: str, kind: str, payload: Any, dice: Iterable[str] = ()
-) -> GameState:
-    action = act_of(role, kind, payload)
-    assert not R.validate(state, action), R.validate(state, action)
-    script = ScriptedDice(dice)
-    new = R.apply_with(state, action, Rng(1), script).state
-    assert script.left == 0, "every scripted die is used"
-    return new
 
 
 def refused(state: GameState, role: str, kind: str, payload: Any) -> str:

@@ -5,8 +5,6 @@ after every event, and `validate` agreeing with `validate_owned`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,26 +14,12 @@ from games.commands_colors_napoleonics.state import GameState, clone
 from games.core.canonical import state_hash
 from games.core.protocol import Action, GameConfig
 from games.core.rng import Rng
+from tests.engines.commands_colors_napoleonics.ccn_play import (
+    EXAMPLE,
+    act_of,
+    view_of,
+)
 
-
-def act_of(role: str, kind: str, payload: Any = None) -> Action:
-    """An action with any payload (the tests write payloads as plain dicts)."""
-    return Action(role, kind, payload)
-
-
-def view_of(state: GameState, role: str) -> Any:
-    return R.view(state, role)
-
-
-def combat_of(state: GameState) -> Any:
-    return state.combat
-
-
-def rolls(state: GameState) -> Any:
-    return state.last_roll
-
-
-EXAMPLE = "example-ford-of-santa-clara"
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 

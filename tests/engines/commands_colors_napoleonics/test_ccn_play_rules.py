@@ -18,28 +18,15 @@ from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.scenario import SCENARIOS_DIR, parse_scenario, scenario_named
 from games.commands_colors_napoleonics.state import GameState, dump, load
 from games.core.canonical import state_hash
-from games.core.protocol import SYSTEM, Action, GameConfig, SetupError
+from games.core.protocol import SYSTEM, GameConfig, SetupError
 from games.core.rng import Rng
+from tests.engines.commands_colors_napoleonics.ccn_play import (
+    EXAMPLE,
+    act_of,
+    rolls,
+    view_of,
+)
 
-
-def act_of(role: str, kind: str, payload: Any = None) -> Action:
-    """An action with any payload (the tests write payloads as plain dicts)."""
-    return Action(role, kind, payload)
-
-
-def view_of(state: GameState, role: str) -> Any:
-    return R.view(state, role)
-
-
-def combat_of(state: GameState) -> Any:
-    return state.combat
-
-
-def rolls(state: GameState) -> Any:
-    return state.last_roll
-
-
-EXAMPLE = "example-ford-of-santa-clara"
 DOC: dict[str, Any] = yaml.safe_load((SCENARIOS_DIR / "example.yaml").read_text(encoding="utf-8"))
 
 

@@ -7,35 +7,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from games.commands_colors_napoleonics import RULESET as R
 from games.commands_colors_napoleonics.combat import response_choices
 from games.commands_colors_napoleonics.dice import ScriptedDice
 from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.state import GameState
-from games.core.protocol import Action, GameConfig
+from games.core.protocol import GameConfig
 from games.core.rng import Rng
+from tests.engines.commands_colors_napoleonics.ccn_play import (
+    EXAMPLE,
+    act,
+    act_of,
+    put,
+    rolls,
+    view_of,
+)
 
-
-def act_of(role: str, kind: str, payload: Any = None) -> Action:
-    """An action with any payload (the tests write payloads as plain dicts)."""
-    return Action(role, kind, payload)
-
-
-def view_of(state: GameState, role: str) -> Any:
-    return R.view(state, role)
-
-
-def combat_of(state: GameState) -> Any:
-    return state.combat
-
-
-def rolls(state: GameState) -> Any:
-    return state.last_roll
-
-
-EXAMPLE = "example-ford-of-santa-clara"
 BRITISH_HAND = ("PROBE_LEFT", "PROBE_CENTER", "ATTACK_LEFT", "FORWARD", "ASSAULT_LEFT")
 
 
@@ -59,26 +47,6 @@ def hand(state: GameState, side: str, cards: tuple[str, ...]) -> None:
     state.deck = replace(
         state.deck, draw=tuple(draw), hands={**state.deck.hands, side: tuple(sorted(cards))}
     )
-
-
-def put(state: GameState, pid: str, row: int, col: int, blocks: int | None = None) -> None:
-    if pid in state.units:
-        state.units[pid].hex = Hex(row, col)
-        if blocks is not None:
-            state.units[pid].blocks = blocks
-    else:
-        state.leaders[pid].hex = Hex(row, col)
-
-
-def act(
-    state: GameState, role: str, kind: str, payload: Any, dice: Iterable[str] = ()
-) -> GameState:
-    action = act_of(role, kind, payload)
-    assert not R.validate(state, action), R.validate(state, action)
-    script = ScriptedDice(dice)
-    new = R.apply_with(state, action, Rng(1), script).state
-    assert script.left == 0, "every scripted die is used"
-    return new
 
 
 def charge(state: GameState, unit: str = "F-LC1", target: str = "B-LN2") -> GameState:

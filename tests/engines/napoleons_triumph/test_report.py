@@ -27,12 +27,13 @@ from games.core.protocol import (
     random_legal_action,
 )
 from games.core.rng import Rng
+from games.core.wrap import wrap
 from games.napoleons_triumph import RULESET
 from games.napoleons_triumph.board import board_named
 from games.napoleons_triumph.checks import CHECKS
 from games.napoleons_triumph.context import unit_alias
 from games.napoleons_triumph.invariants import perturb_hidden
-from games.napoleons_triumph.report import TEXT_FORM, report, wrap
+from games.napoleons_triumph.report import TEXT_FORM, report
 from games.napoleons_triumph.state import DEAD, GameState
 from games.napoleons_triumph.team.engine import data_of
 from tests.engines.napoleons_triumph.test_text import COMMAND, pos

@@ -23,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -34,12 +34,13 @@ from tests.integration.browser.conftest import WAIT_MS, OpenContext, Screenshots
 from tests.integration.browser.nt_oracle import Order
 from tests.integration.browser.test_two_players import (
     NO_RELOAD,
-    PASSWORD,
     answered,
     create_game,
     events_shown,
     offers,
     play,
+    resign_and_see_the_end,
+    sign_up,
 )
 from tests.integration.conftest import ROOT, ProcessGroup
 from tests.integration.it_helpers import report
@@ -125,20 +126,10 @@ def terminal_link(server: DevServe, email: str, after: int) -> str:
     raise AssertionError(f"no activation link for {email} in the terminal:\n{server.tail()}")
 
 
-def sign_up(page: Page, server: DevServe, name: str, shots: Screenshots) -> None:
-    email = f"{name}@players.example"
+def printed_link(server: DevServe) -> Callable[[str], str]:
+    """The activation link the terminal shows for an address, from what it prints from now."""
     printed = len(server.output())
-    page.goto(f"{server.url}/accounts/signup/")
-    form = page.locator("#signup-form")
-    form.locator("input[name=username]").fill(name)
-    form.locator("input[name=email]").fill(email)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[type=submit]").click()
-    expect(page.locator("#signup-sent")).to_contain_text(email, timeout=WAIT_MS)
-    page.goto(terminal_link(server, email, printed))
-    page.locator("#verify-form button[type=submit]").click()
-    expect(page.locator("#logout-form")).to_contain_text(name, timeout=WAIT_MS)
-    shots.take(page, f"signed-up-{name}")
+    return lambda email: terminal_link(server, email, printed)
 
 
 def play_by_keyboard(page: Page, order: Order) -> None:
@@ -185,8 +176,8 @@ def test_a_new_user_plays_a_whole_game_from_dev_serve(
     site = dev_serve.url
     pages = {"allied": open_context("allied"), "french": open_context("french")}
     allied, french = pages["allied"], pages["french"]
-    sign_up(allied, dev_serve, "clara", shots)
-    sign_up(french, dev_serve, "dmitri", shots)
+    sign_up(allied, site, "clara", shots, printed_link(dev_serve))
+    sign_up(french, site, "dmitri", shots, printed_link(dev_serve))
 
     game_id = create_game(allied, site, seat="allied")
     french.goto(f"{site}/")
@@ -220,16 +211,7 @@ def test_a_new_user_plays_a_whole_game_from_dev_serve(
     for role, page in pages.items():
         shots.take(page, f"dev-serve-board-{role}")
 
-    french.locator("#order-text").fill("")
-    french.locator("#order-kind").select_option("resign")
-    french.locator("#choice-resign").select_option(index=1)
-    french.locator("#order-submit").click()
-    for role, page in pages.items():
-        status = page.locator("#status")
-        expect(status).to_have_attribute("data-status", "finished", timeout=WAIT_MS)
-        expect(status.locator("strong")).not_to_be_empty(timeout=WAIT_MS)
-        assert page.evaluate(NO_RELOAD) is True, f"the {role} page was reloaded"
-        shots.take(page, f"dev-serve-over-{role}")
+    resign_and_see_the_end(french, pages, shots, "dev-serve-over")
     french.locator("#verify-link").click()
     expect(french.locator("body")).to_contain_text(re.compile(r'"ok":\s*true'), timeout=WAIT_MS)
     assert urlsplit(french.url).path == f"/api/v1/games/{game_id}/verify"

@@ -49,9 +49,24 @@ def _mail_text(message: SunkMessage) -> str:
     return body.get_content() if body is not None else ""
 
 
-def sign_up(page: Page, site: str, sink: SmtpSink, name: str, shots: Screenshots) -> None:
-    """Sign up on the page, open the link of the mail the server sent and activate the account
-    (which signs the player in)."""
+def mailed_link(sink: SmtpSink) -> Callable[[str], str]:
+    """The activation link of the mail the server sent to an address (the SMTP sink's copy)."""
+
+    def link(email: str) -> str:
+        mail = sink.wait_for(lambda m: email in m.envelope_to, timeout=60)
+        links = LINK.findall(_mail_text(mail))
+        pages: list[str] = [u for u in links if urlsplit(u).path.rstrip("/") == "/accounts/verify"]
+        assert pages, f"the verification mail links no page to activate the account: {links}"
+        return pages[0]
+
+    return link
+
+
+def sign_up(
+    page: Page, site: str, name: str, shots: Screenshots, activation_link: Callable[[str], str]
+) -> None:
+    """Sign up on the page, open the activation link the server sent (`activation_link` of the
+    address finds it) and activate the account (which signs the player in)."""
     email = f"{name}@players.example"
     page.goto(f"{site}/accounts/signup/")
     form = page.locator("#signup-form")
@@ -60,11 +75,7 @@ def sign_up(page: Page, site: str, sink: SmtpSink, name: str, shots: Screenshots
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
     expect(page.locator("#signup-sent")).to_contain_text(email, timeout=WAIT_MS)
-    mail = sink.wait_for(lambda m: email in m.envelope_to, timeout=60)
-    links = LINK.findall(_mail_text(mail))
-    pages = [u for u in links if urlsplit(u).path.rstrip("/") == "/accounts/verify"]
-    assert pages, f"the verification mail links no page to activate the account: {links}"
-    page.goto(pages[0])
+    page.goto(activation_link(email))
     shots.take(page, f"activate-{name}")
     page.locator("#verify-form button[type=submit]").click()
     expect(page.locator("#logout-form")).to_contain_text(name, timeout=WAIT_MS)
@@ -128,6 +139,23 @@ def play(page: Page, order: Order) -> None:
     expect(page.locator("#order-text")).to_have_value("")  # the answer replaced what was sent
 
 
+def resign_and_see_the_end(
+    loser: Page, pages: dict[str, Page], shots: Screenshots, step: str
+) -> None:
+    """`loser` resigns by the form; every page shows the game over and its result without a
+    reload (each was marked with NO_RELOAD)."""
+    loser.locator("#order-text").fill("")
+    loser.locator("#order-kind").select_option("resign")
+    loser.locator("#choice-resign").select_option(index=1)
+    loser.locator("#order-submit").click()
+    for role, page in pages.items():
+        status = page.locator("#status")
+        expect(status).to_have_attribute("data-status", "finished", timeout=WAIT_MS)
+        expect(status.locator("strong")).not_to_be_empty(timeout=WAIT_MS)
+        assert page.evaluate(NO_RELOAD) is True, f"the {role} page was reloaded"
+        shots.take(page, f"{step}-{role}")
+
+
 def offers(page: Page, kind: str) -> None:
     """Wait until the page's order form offers `kind` (the prompt reached this page)."""
     option = page.locator(f"#order-form select[name=kind] option[value='{kind}']")
@@ -145,8 +173,8 @@ def test_two_players_sign_up_join_and_fight_in_two_browsers(
     started = time.monotonic()
     pages = {"allied": open_context("allied"), "french": open_context("french")}
     allied, french = pages["allied"], pages["french"]
-    sign_up(allied, site, smtp_sink, "anna", shots)
-    sign_up(french, site, smtp_sink, "bruno", shots)
+    sign_up(allied, site, "anna", shots, mailed_link(smtp_sink))
+    sign_up(french, site, "bruno", shots, mailed_link(smtp_sink))
 
     # the first creates the game; the second finds it among the open games and joins
     game_id = create_game(allied, site, seat="allied")
@@ -247,16 +275,7 @@ def test_two_players_sign_up_join_and_fight_in_two_browsers(
 
     # the end: the Allies resign by the form; both pages show the result without a reload,
     # and the log verifies
-    allied.locator("#order-text").fill("")
-    allied.locator("#order-kind").select_option("resign")
-    allied.locator("#choice-resign").select_option(index=1)
-    allied.locator("#order-submit").click()
-    for role, page in pages.items():
-        status = page.locator("#status")
-        expect(status).to_have_attribute("data-status", "finished", timeout=WAIT_MS)
-        expect(status.locator("strong")).not_to_be_empty(timeout=WAIT_MS)
-        assert page.evaluate(NO_RELOAD) is True, f"the {role} page was reloaded"
-        shots.take(page, f"game-over-{role}")
+    resign_and_see_the_end(allied, pages, shots, "game-over")
     assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
     verified = french.request.get(f"{site}/api/v1/games/{game_id}/verify")
     assert verified.ok, verified.text()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -261,22 +260,6 @@ def test_only_its_own_user_reads_an_intake(
 
 
 # --- with a broker: the answer of a retry, and what a waiting order tells its player ------------
-
-
-@pytest.fixture
-def broker_mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As with a broker whose messages do not arrive: accepted orders stay `received` (202)."""
-    from django.test import override_settings
-
-    from pbem.play import publisher
-    from pbem.play.services import orders
-
-    monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
-    # the notices' messages go nowhere either (no broker here: a real send would fail and mark
-    # the broker down)
-    monkeypatch.setattr(publisher, "_publisher", publisher.Publisher(lambda name, args: None))
-    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
-        yield
 
 
 def test_a_retry_after_the_worker_refused_repeats_the_202_with_the_outcome(

@@ -11,15 +11,12 @@
 
 from __future__ import annotations
 
-import pytest
-
+from games.core import wrap as core_wrap
 from games.core.i18n import T
 from games.core.protocol import JSON, OBSERVER, GameConfig
 from games.core.rng import Rng
 from games.napoleons_triumph import RULESET
-from games.napoleons_triumph import report as nt_report
 from games.napoleons_triumph.state import GameState
-from pbem.play import engine_text as et
 from pbem.play.engine_text import engine_text
 
 MORALE = "French morale {before} -> {after} ({reason})."
@@ -141,7 +138,7 @@ def _filed(n: int) -> str:
 
 def test_a_wrapped_report_line_is_translated_whole_and_wrapped_again() -> None:
     line = _filed(30)
-    wrapped = "\n".join(nt_report.wrap(line))
+    wrapped = "\n".join(core_wrap.wrap(line))
     assert wrapped.count("\n") >= 2  # the engine wrapped it: no single line matches a template
     text = "Nothing is asked of you now.\n" + wrapped + "\nNothing is asked of you now."
     german = engine_text(text, "de")
@@ -149,7 +146,7 @@ def test_a_wrapped_report_line_is_translated_whole_and_wrapped_again() -> None:
     assert lines[0] == lines[-1] == "Im Moment wird nichts von dir verlangt."
     body = lines[1:-1]
     assert body[0].startswith("Stehende Anweisungen hinterlegt für: Standard, Stellung 100,")
-    assert all(len(x) <= et.WIDTH for x in body)
+    assert all(len(x) <= core_wrap.WIDTH for x in body)
     assert all(x.startswith("    ") for x in body[1:])  # continuation: indented 4 deeper
     joined = " ".join(x.strip() for x in body)
     scopes = line.split(": ", 1)[1].replace("default", "Standard").replace("locale", "Stellung")
@@ -157,14 +154,7 @@ def test_a_wrapped_report_line_is_translated_whole_and_wrapped_again() -> None:
     assert engine_text(text, "en") == text  # English: untouched, wrapped as the engine did
 
 
-@pytest.mark.parametrize("n", [0, 5, 30, 80])
-def test_the_platforms_wrap_is_the_reports(n: int) -> None:
-    line = "  " + _filed(n)
-    assert et.wrap(line) == nt_report.wrap(line)
-    assert et.wrap(line, 40) == nt_report.wrap(line, 40)
-
-
 def test_an_unmatched_wrapped_line_stays_as_it_was() -> None:
-    text = "\n".join(nt_report.wrap("  no template, " + ", ".join(["x" * 20] * 10)))
+    text = "\n".join(core_wrap.wrap("  no template, " + ", ".join(["x" * 20] * 10)))
     assert "\n" in text
     assert engine_text(text, "de") == text

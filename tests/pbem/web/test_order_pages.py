@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import html as html_lib
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client, override_settings
+from django.test import Client
 
 from games.core.protocol import random_legal_action
 from games.core.rng import Rng
@@ -206,18 +205,6 @@ def test_json_nested_deeper_than_the_api_allows_is_refused_by_name(
         {"role": "allied", "kind": "allied_setup", "payload-allied_setup": "[" * 32 + "]" * 32},
     )
     assert "nested deeper" not in shallow.content.decode()
-
-
-@pytest.fixture
-def broker_mode(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """As with a broker whose worker has not run yet: an accepted order stays `received`."""
-    from pbem.play import publisher
-    from pbem.play.services import orders
-
-    monkeypatch.setattr(orders, "_enqueue", lambda intake_id: None)
-    monkeypatch.setattr(publisher, "_publisher", publisher.Publisher(lambda name, args: None))
-    with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
-        yield
 
 
 def test_the_orders_of_a_text_are_applied_one_after_the_other(
