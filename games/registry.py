@@ -16,7 +16,8 @@ then show the view in words only). The SVG marks each locale (or space) as
 `<g class="block own|enemy" data-piece="<id or alias>">`, so pages and tests can find them.
 Napoleon's Triumph: `games.napoleons_triumph.board_svg:render`; Commands & Colors: Napoleonics:
 `games.commands_colors_napoleonics.board_svg:render` (a hex is a locale
-`data-locale="<row>,<col>"`).
+`data-locale="<row>,<col>"`); Valour & Fortitude: `games.valour_fortitude.table_svg:render`
+(the table to scale in inches, no locales; the umpire's view marks pieces by side only).
 
 The rules-text hook: an entry's optional `rules_text` names ("package:relative/path") a YAML
 file of its rules' text by rule id (games.core.rule_text); `rule_text(ruleset_id, rule)` reads
@@ -61,6 +62,7 @@ RULESETS: dict[str, Entry] = {
     "valour_fortitude": Entry(
         ruleset="games.valour_fortitude:RULESET",
         checks="games.valour_fortitude.checks:CHECKS",
+        board="games.valour_fortitude.table_svg:render",
     ),
 }
 
