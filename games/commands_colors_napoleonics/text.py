@@ -161,8 +161,19 @@ def report(view: JSON, prompt: Prompt | None) -> str:
                 hex=str(ld["hex"]),
             )
         )
-    if view.get("last_roll"):
-        lines.append(T("Last dice: {dice}.", dice=str(view["last_roll"])))
+    rolled = view.get("last_roll")
+    if isinstance(rolled, list):
+        for roll in rolled:
+            assert isinstance(roll, dict)
+            faces = roll.get("faces")
+            lines.append(
+                T(
+                    "Last dice, {by} for {purpose}: {faces}.",
+                    by=str(roll.get("by")),
+                    purpose=str(roll.get("purpose")),
+                    faces=", ".join(str(f) for f in faces) if isinstance(faces, list) else "",
+                )
+            )
     if prompt is not None:
         lines.append(T("Asked of you: {kinds}.", kinds=", ".join(prompt.kinds)))
     return "\n".join(lines)
