@@ -21,6 +21,7 @@ from games.commands_colors_napoleonics.deck import setup_deck
 from games.commands_colors_napoleonics.deck_view import deck_view
 from games.commands_colors_napoleonics.hexes import Hex
 from games.core.rng import Rng
+from tests.support.contrast import contrast, declared
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -213,47 +214,25 @@ def test_the_hand_only_for_its_owner(example_doc: dict[str, Any]) -> None:
     assert shown == list(top_hand)
 
 
-def _luminance(colour: str) -> float:
-    digits = colour.lstrip("#")
-    digits = "".join(c * 2 for c in digits) if len(digits) == 3 else digits
-    channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _contrast(a: str, b: str) -> float:
-    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def _declared(selector: str, prop: str) -> str:
-    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE):
-        if selector in [s.strip() for s in selectors.split(",")]:
-            found = re.search(rf"(?:^|;){re.escape(prop)}:([^;]+)", body)
-            if found:
-                return found.group(1).strip()
-    raise AssertionError(f"no {prop} for {selector}")
-
-
 FILLS = [".hex polygon", *(f".hex.{t} polygon" for t in TERRAIN_LABEL if t != "clear")]
 
 
 @pytest.mark.parametrize("fill", FILLS)
 def test_terrain_text_contrast_wcag_aa(fill: str) -> None:
     """WCAG 2.1 AA (1.4.3): small text 4.5:1 on every terrain fill; the section line 3:1."""
-    background = _declared(fill, "fill")
-    assert _contrast(_declared(".tlabel", "fill"), background) >= 4.5
-    assert _contrast(_declared(".coord", "fill"), background) >= 4.5
-    assert _contrast(_declared(".section-line", "stroke"), background) >= 3.0
+    background = declared(STYLE, fill, "fill")
+    assert contrast(declared(STYLE, ".tlabel", "fill"), background) >= 4.5
+    assert contrast(declared(STYLE, ".coord", "fill"), background) >= 4.5
+    assert contrast(declared(STYLE, ".section-line", "stroke"), background) >= 3.0
 
 
 @pytest.mark.parametrize("side", ["top", "bottom"])
 def test_block_contrast_wcag_aa(side: str) -> None:
-    block = _declared(f".block.{side} rect", "fill")
-    assert _contrast(_declared(".block text", "fill"), block) >= 4.5
-    assert _contrast(_declared(".block.own rect", "stroke"), block) >= 3.0  # the own mark
-    leader = _declared(f".leader.{side} circle", "fill")
-    assert _contrast(_declared(".leader text", "fill"), leader) >= 4.5
+    block = declared(STYLE, f".block.{side} rect", "fill")
+    assert contrast(declared(STYLE, ".block text", "fill"), block) >= 4.5
+    assert contrast(declared(STYLE, ".block.own rect", "stroke"), block) >= 3.0  # the own mark
+    leader = declared(STYLE, f".leader.{side} circle", "fill")
+    assert contrast(declared(STYLE, ".leader text", "fill"), leader) >= 4.5
 
 
 def test_a_scenario_sections_override_is_drawn(example_doc: dict[str, Any]) -> None:

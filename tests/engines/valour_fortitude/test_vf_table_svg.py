@@ -8,7 +8,6 @@ WCAG AA contrast of every text on its plate."""
 from __future__ import annotations
 
 import copy
-import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -21,6 +20,7 @@ from games.core.protocol import OMNISCIENT, GameConfig
 from games.core.rng import Rng
 from games.valour_fortitude.rules import RULESET
 from games.valour_fortitude.table_svg import MAX_UNITS, STYLE, render
+from tests.support.contrast import contrast, declared
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -379,29 +379,6 @@ def test_any_view_shaped_data_gives_a_well_formed_document(
 # -- WCAG 2.1 AA (1.4.3 text 4.5:1; 1.4.11 marks 3:1), computed from STYLE -----------------------
 
 
-def _luminance(colour: str) -> float:
-    digits = colour.lstrip("#")
-    digits = "".join(c * 2 for c in digits) if len(digits) == 3 else digits
-    assert re.fullmatch(r"[0-9a-fA-F]{6}", digits), colour
-    channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a: str, b: str) -> float:
-    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def declared(selector: str, prop: str) -> str:
-    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", STYLE):
-        if selector in [s.strip() for s in selectors.split(",")]:
-            found = re.search(rf"(?:^|;){re.escape(prop)}:([^;]+)", body)
-            if found:
-                return found.group(1).strip()
-    raise AssertionError(f"no {prop} for {selector}")
-
-
 def test_the_arithmetic_matches_wcag_figures() -> None:
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
     assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
@@ -426,7 +403,7 @@ TEXT_PAIRS = [
 
 @pytest.mark.parametrize(("fg", "bg"), TEXT_PAIRS, ids=[f"{f} on {b}" for f, b in TEXT_PAIRS])
 def test_text_contrast_wcag_aa(fg: str, bg: str) -> None:
-    ratio = contrast(declared(fg, "fill"), declared(bg, "fill"))
+    ratio = contrast(declared(STYLE, fg, "fill"), declared(STYLE, bg, "fill"))
     assert ratio >= 4.5, f"{fg} on {bg}: {ratio:.2f}:1"
 
 
@@ -443,5 +420,5 @@ MARK_PAIRS = [
 @pytest.mark.parametrize(("fg", "bg"), MARK_PAIRS, ids=[f"{f[0]} on {b[0]}" for f, b in MARK_PAIRS])
 def test_marks_contrast_wcag_aa(fg: tuple[str, str], bg: tuple[str, str]) -> None:
     """The front edge and the own mark against the base, the bases against the table: 3:1."""
-    ratio = contrast(declared(*fg), declared(*bg))
+    ratio = contrast(declared(STYLE, *fg), declared(STYLE, *bg))
     assert ratio >= 3.0, f"{fg[0]} on {bg[0]}: {ratio:.2f}:1"
