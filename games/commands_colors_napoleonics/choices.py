@@ -220,8 +220,8 @@ def choices(state: GameState, role: str, kind: str) -> JSON:
     if kind == "take_ground":
         return {"payloads": list[JSON](combat.advance_choices(state)), "complete": True}
     if kind == "bonus_melee":
-        targets: list[JSON] = [None, *combat.bonus_targets(state)]
-        return {"payloads": [{"target": t} for t in targets], "complete": True}
+        bonus: list[JSON] = [{"target": None}, *combat.bonus_options(state)]
+        return {"payloads": bonus, "complete": True}
     if kind == "battle_back":
         return {"payloads": [{"battle": True}, {"battle": False}], "complete": True}
     if kind == "melee_response":

@@ -4,8 +4,8 @@ leader retreats with escape, taking ground and breakthrough, the bonus melee and
 back. Each decision of digest 4.1 is an open decision (`state.pending`) of the deciding side;
 `state.combat` holds where the battle stands while it waits (its `stage`).
 
-Not built, refused by rule id: combined arms (CCN-137), squares (CCN-121), retire and reform
-(CCN-115), First Strike (CCN-146); artillery ranged fire needs the unknown table (GAP-1).
+Combined arms (CCN-137..145, also in a bonus melee), squares, retire and reform and First Strike
+are built; artillery ranged fire needs the unknown table (GAP-1) and is refused with it.
 """
 
 from __future__ import annotations
@@ -218,19 +218,26 @@ def check_declaration(
             T("{id} cannot see {t}: {why}", id=uid, t=tid, why=str(verdict)),
             "/target",
         )
-    arts = _strs(payload.get("artillery"))
-    total = dice.total
-    if arts:
-        require(
-            melee and tu is not None and unit_class(att) is not UnitClass.ART,
-            "CCN-137",
-            T("artillery joins only a melee of infantry or cavalry on a unit"),
-            "/artillery",
-        )
-        assert tu is not None
-        total += sum(_artillery_dice(state, side, a, att, tu, i) for i, a in enumerate(arts))
+    total = dice.total + _combined_dice(state, side, att, tu, melee, payload.get("artillery"))
     require(total >= 1, "CCN-68", T("a declared battle needs at least 1 die"), "/unit")
     return att, tid, melee, dice
+
+
+def _combined_dice(
+    state: GameState, side: str, att: Unit, tu: Unit | None, melee: bool, value: JSON
+) -> int:
+    """The dice of the artillery declared for combined arms (CCN-137..139), 0 without."""
+    arts = _strs(value)
+    if not arts:
+        return 0
+    require(
+        melee and tu is not None and unit_class(att) is not UnitClass.ART,
+        "CCN-137",
+        T("artillery joins only a melee of infantry or cavalry on a unit"),
+        "/artillery",
+    )
+    assert tu is not None
+    return sum(_artillery_dice(state, side, a, att, tu, i) for i, a in enumerate(arts))
 
 
 def _strs(value: JSON) -> list[str]:
@@ -581,6 +588,7 @@ def _unit_dies(state: GameState, u: Unit) -> None:
     del state.units[u.id]
     state.gone.append(u.id)
     state.turn.orders = [p for p in state.turn.orders if p != u.id]
+    refresh(state, check_now=False)  # an objective held or cleared by it changes at once
     gain(state, other(u.side))  # CCN-73, CCN-207
 
 
@@ -857,10 +865,24 @@ def do_advance(state: GameState, answer: Mapping[str, JSON]) -> None:
 
 
 def bonus_targets(state: GameState) -> list[str]:
+    """The pieces the cavalry may make its bonus melee on (CCN-105): adjacent enemies it has
+    dice against, or that combined arms would give dice against (CCN-139, CCN-145)."""
+    return list(dict.fromkeys(str(p["target"]) for p in bonus_options(state)))
+
+
+def bonus_options(state: GameState) -> list[dict[str, JSON]]:
+    """Every bonus melee the cavalry may declare (D-15): each target alone, and with one
+    ordered artillery unit that has not battled yet (combined arms, CCN-145)."""
     ctx = state.combat
     assert ctx is not None
     att = state.units[str(ctx["att"])]
-    out = []
+    out: list[dict[str, JSON]] = []
+    arts = [
+        a
+        for a in state.turn.orders
+        if a in state.units and a not in state.turn.battled and a != att.id
+        if unit_class(state.units[a]) is UnitClass.ART
+    ]
     for h in scen(state).board.grid.neighbours(att.hex):
         u, ld = unit_at(state, h), leader_at(state, h)
         tid = (
@@ -870,50 +892,81 @@ def bonus_targets(state: GameState) -> list[str]:
         )
         if tid is None:
             continue
-        try:
-            dice = dice_for(state, att, h, None if u is None else unit_class(u), True, bonus=True)
-        except Illegal:
-            continue
-        if dice.total >= 1:
-            out.append(tid)
+        for extra in [[], *([a] for a in arts)]:
+            payload: dict[str, JSON] = {"target": tid}
+            if extra:
+                payload["artillery"] = list[JSON](extra)
+            try:
+                check_bonus(state, payload)
+            except Illegal:
+                continue
+            out.append(payload)
     return out
 
 
+def check_bonus(state: GameState, answer: Mapping[str, JSON]) -> tuple[str, DiceCount] | None:
+    """A bonus melee the cavalry may declare now (CCN-105), with combined arms (CCN-145:
+    ordered artillery that has not battled, as CCN-137..139 and AMB-14 say); None declines."""
+    ctx = state.combat
+    assert ctx is not None
+    tid = answer.get("target")
+    if tid is None:
+        require(
+            not answer.get("artillery"),
+            "CCN-145",
+            T("artillery joins a bonus melee only with a target"),
+            "/artillery",
+        )
+        return None
+    att = state.units[str(ctx["att"])]
+    require(isinstance(tid, str), "schema", T("the target is an id"), "/target")
+    assert isinstance(tid, str)
+    tu, tl = state.units.get(tid), state.leaders.get(tid)
+    target = tu if tu is not None else tl
+    require(
+        target is not None
+        and target.side != att.side
+        and distance(att.hex, target.hex) == 1
+        and (tu is not None or unit_at(state, target.hex) is None),
+        "CCN-105",
+        T("not a legal bonus melee target"),
+        "/target",
+    )
+    assert target is not None
+    cls = None if tu is None else unit_class(tu)
+    try:
+        dice = dice_for(state, att, target.hex, cls, True, bonus=True)
+    except Illegal as e:
+        raise Illegal(e.rejection.rule, e.rejection.message, "/target") from None
+    total = dice.total + _combined_dice(state, att.side, att, tu, True, answer.get("artillery"))
+    require(total >= 1, "CCN-68", T("a declared battle needs at least 1 die"), "/target")
+    return tid, dice
+
+
 def _open_bonus(state: GameState, ctx: dict[str, JSON]) -> None:
-    if not bonus_targets(state):
+    if not bonus_options(state):
         state.combat = None
         return
     state.pending = {"kind": "bonus_melee", "side": str(ctx["side"]), "unit": str(ctx["att"])}
 
 
 def do_bonus(state: GameState, answer: Mapping[str, JSON]) -> None:
-    """D-15 answered: one more melee (CCN-105), or none."""
+    """D-15 answered: one more melee (CCN-105), perhaps as combined arms (CCN-145), or none."""
     ctx = state.combat
     assert ctx is not None
-    tid = answer.get("target")
-    require(
-        not answer.get("artillery"),
-        "CCN-145",
-        T("combined arms in a bonus melee is not built yet (CCN-145)"),
-        "/artillery",
-    )
-    require(
-        tid is None or tid in bonus_targets(state),
-        "CCN-105",
-        T("not a legal bonus melee target"),
-        "/target",
-    )
+    found = check_bonus(state, answer)
     state.pending = None
-    if tid is None:
+    if found is None:
         state.combat = None
         return
-    assert isinstance(tid, str)
+    tid, dice = found
     att = state.units[str(ctx["att"])]
+    arts = _strs(answer.get("artillery"))
     state.turn.bonus_used.append(att.id)
-    tu = state.units.get(tid)
-    th = tu.hex if tu is not None else state.leaders[tid].hex
-    dice = dice_for(state, att, th, None if tu is None else unit_class(tu), True, bonus=True)
+    state.turn.battled += [a for a in arts if a not in state.turn.battled]  # CCN-143
     begin(state, att, tid, True, dice, bonus=True, back=False)
+    assert state.combat is not None
+    state.combat["artillery"] = list[JSON](arts)
 
 
 def _open_battle_back(state: GameState, ctx: dict[str, JSON]) -> None:

@@ -95,6 +95,40 @@ def setup_deck(cards: CardSet, rng: Rng, hand_sizes: Mapping[str, int]) -> DeckS
     return deal(new_deck(cards, rng, tuple(hand_sizes)), hand_sizes)
 
 
+def fixed_deck(
+    cards: CardSet, rng: Rng, order: Sequence[str], hands: Mapping[str, Sequence[str]]
+) -> DeckState:
+    """A scenario's fixed deal (8.2 `deck`): the hands as listed, `order` on top of the draw
+    pile (index 0 drawn first), the deck's other cards shuffled beneath it with `rng` (the
+    digest does not say that `order` lists the whole deck). DeckError (§8.2) if the listed
+    cards use more copies than the deck has."""
+    rest = Counter(cards.deck)
+    rest.subtract(order)
+    for hand in hands.values():
+        rest.subtract(hand)
+    if any(n < 0 for n in rest.values()):
+        raise DeckError("§8.2", "the fixed deal uses more copies of a card than the deck has")
+    below: list[str] = []
+    for code in dict.fromkeys(cards.full_deck()):  # catalogue order, then shuffled
+        below += [code] * rest[code]
+    rng.shuffle(below)
+    dealt = {seat: tuple(sorted(hand)) for seat, hand in hands.items()}
+    return DeckState((*order, *below), (), dealt)
+
+
+def square_at_setup(state: DeckState, seat: str, marker: int, rng: Rng) -> DeckState:
+    """A unit that starts in square (a scenario's `in_square`): a card drawn at random from
+    `seat`'s hand goes face down under `marker` (CCN-123), so the hand is one smaller
+    (CCN-124)."""
+    hand = state.hands[seat]
+    if marker not in SQUARE_MARKERS or marker in state.track(seat) or not hand:
+        raise DeckError("CCN-123", f"{seat} cannot put a card under square marker {marker}")
+    card = hand[rng.below(len(hand))]
+    tracks = {**state.tracks, seat: {**state.track(seat), marker: card}}
+    hands = {**state.hands, seat: _without(hand, card, "CCN-123", "the hand")}
+    return replace(state, hands=hands, tracks=tracks)
+
+
 def _take(state: DeckState, rng: Rng) -> tuple[DeckState, str | None]:
     """The top card of the draw pile; an empty pile is first refilled by shuffling the discard
     pile (CCN-205). None when there is no card anywhere to draw."""

@@ -1,12 +1,19 @@
 """The ambiguities of the digest (section 6) as ruleset options: a scenario's `ruleset_options`
 may set any of these keys (8.2); an unset key takes the default, the digest's most plausible
 reading. This slice reads only `rocky_hill_is_hill` (hill groups); the others are recorded for
-the rules that come with later slices."""
+the rules that come with later slices.
+
+The game's own options (`GAME_OPTIONS`, checked by `game_option_problems`) are different: the
+only one is `scenario_document`, a whole scenario file given as text (bounded)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from games.core.i18n import T
+from games.core.protocol import JSON, Rejection
+from games.core.protocol import SCENARIO_DOCUMENT as SCENARIO_DOCUMENT  # the option's name
 
 OptionValue = bool | str
 
@@ -59,3 +66,48 @@ AMB_OPTIONS: Mapping[str, AmbOption] = {
 
 def default_options() -> dict[str, OptionValue]:
     return {key: option.default for key, option in AMB_OPTIONS.items()}
+
+
+# --- the game's own options (GameConfig.options), not the scenario's AMB options -------------
+
+MAX_DOCUMENT_BYTES = 256 * 1024  # a whole ccn-scenario/1 YAML text, UTF-8
+GAME_OPTIONS: Mapping[str, str] = {
+    SCENARIO_DOCUMENT: "a whole ccn-scenario/1 YAML document, at most 256 KiB UTF-8 (8.2)",
+}
+
+
+def game_option_problems(options: Mapping[str, JSON]) -> list[Rejection]:
+    """What is wrong with a game's options: an unknown key (AMB options belong in the scenario
+    file, §6), a `scenario_document` that is not a text or is over `MAX_DOCUMENT_BYTES` (§8.2)."""
+    out: list[Rejection] = []
+    for key in sorted(options):
+        if key not in GAME_OPTIONS:
+            out.append(
+                Rejection(
+                    "§6",
+                    T(
+                        "unknown option {key}; set ruleset options in the scenario file",
+                        key=repr(key)[:40],
+                    ),
+                    "/options",
+                )
+            )
+    text = options.get(SCENARIO_DOCUMENT)
+    path = f"/options/{SCENARIO_DOCUMENT}"
+    if SCENARIO_DOCUMENT in options and not isinstance(text, str):
+        out.append(Rejection("§8.2", T("the scenario document is a YAML text"), path))
+    elif isinstance(text, str):
+        size = len(text.encode("utf-8", errors="surrogatepass"))
+        if size > MAX_DOCUMENT_BYTES:
+            out.append(
+                Rejection(
+                    "§8.2",
+                    T(
+                        "the scenario document has {size} bytes; at most {limit} are allowed",
+                        size=size,
+                        limit=MAX_DOCUMENT_BYTES,
+                    ),
+                    path,
+                )
+            )
+    return out

@@ -14,12 +14,12 @@ from games.commands_colors_napoleonics import combat, decisions, movement, order
 from games.commands_colors_napoleonics import state as S
 from games.commands_colors_napoleonics.board import Side
 from games.commands_colors_napoleonics.dice import DiceSource
-from games.commands_colors_napoleonics.game_setup import load_or_refuse, new_game
+from games.commands_colors_napoleonics.game_setup import new_game, resolve
 from games.commands_colors_napoleonics.illegal import Illegal, SetupRefused, require
 from games.commands_colors_napoleonics.schemas import PAYLOADS, schema_errors
 from games.commands_colors_napoleonics.state import GameState, hex_of
 from games.commands_colors_napoleonics.victory import GameOver
-from games.commands_colors_napoleonics.world import scenario_of, shipped
+from games.commands_colors_napoleonics.world import shipped
 from games.core.i18n import T
 from games.core.protocol import (
     JSON,
@@ -232,8 +232,7 @@ class CommandsColorsNapoleonics:
         return tuple(sorted(shipped(), key=lambda n: (not n.startswith("example"), n)))
 
     def roles(self, scenario: str, options: Mapping[str, JSON]) -> Sequence[RoleInfo]:
-        load_or_refuse(scenario)
-        s = scenario_of(scenario)
+        s, _ = resolve(scenario, options)  # a shipped scenario, or the scenario_document option
         return tuple(RoleInfo(side, s.sides[Side(side)].army, side) for side in S.SIDES)
 
     def setup(self, config: GameConfig, rng: Rng) -> GameState:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from games.commands_colors_napoleonics.board import Board, Side
+from games.commands_colors_napoleonics.deck import SQUARE_MIN_HAND
 from games.commands_colors_napoleonics.errors import UnknownValueError
 from games.commands_colors_napoleonics.fields import Reader
 from games.commands_colors_napoleonics.hexes import Hex
@@ -187,6 +188,15 @@ def check_squares(reader: Reader, draft: Draft, terrain: dict[Hex, HexTerrain]) 
         elif (unit.side, unit.in_square) in markers:
             reader.fail(path, f"square marker {unit.in_square} is already used", "§2.11")
         markers.add((unit.side, unit.in_square))
+    for side, setup in draft.sides.items():  # each square took a card from the hand (CCN-124)
+        n = sum(1 for s, _ in markers if s is side)
+        if n and setup.hand_size - n < SQUARE_MIN_HAND - 1:
+            reader.fail(
+                f"sides.{side.value}.hand_size",
+                f"{n} squares leave {setup.hand_size - n} cards in hand; each square was formed"
+                f" with {SQUARE_MIN_HAND} cards or more",
+                "CCN-122",
+            )
 
 
 def check_nations_listed(reader: Reader, draft: Draft, nations: NationsData) -> None:
@@ -222,7 +232,20 @@ def check_objectives(reader: Reader, draft: Draft) -> None:
                 reader.fail(
                     at(path, "section"), "a clear_section objective names its section", "§8.2"
                 )
-        elif not objective.hexes:
+            if objective.hexes:
+                reader.fail(at(path, "hexes"), "a clear_section objective lists no hexes", "§8.2")
+            if objective.count_mode != "any" or objective.unit_classes != frozenset(UnitClass):
+                reader.fail(
+                    path,
+                    "a clear_section objective has no count_mode or unit_classes"
+                    " (any enemy unit in the section keeps it)",
+                    "§8.2",
+                )
+        elif objective.section is not None:
+            reader.fail(
+                at(path, "section"), "only a clear_section objective names a section", "§8.2"
+            )
+        if objective.kind != "clear_section" and not objective.hexes:
             reader.fail(at(path, "hexes"), f"a {objective.kind} objective lists its hexes", "§8.2")
         if len(set(objective.hexes)) != len(objective.hexes):
             reader.fail(at(path, "hexes"), "a hex is listed twice", "§8.2")

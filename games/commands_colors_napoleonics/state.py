@@ -8,6 +8,7 @@ The state is mutable: `rules.py` works on a copy (`clone`) and hands back the ne
 from __future__ import annotations
 
 import copy
+import hashlib
 from dataclasses import dataclass, field
 
 from games.commands_colors_napoleonics.cards_data import BASE
@@ -21,6 +22,20 @@ PHASES = ("card", "orders", "move", "battle", "scout", "over")
 
 def other(side: str) -> str:
     return "bottom" if side == "top" else "top"
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioDocument:
+    """The scenario document a game was set up from (option `scenario_document`): the whole
+    text, carried in the state so that any process can rebuild the scenario from a snapshot,
+    and its sha256 (the key of the parsed-scenario cache, `documents.py`)."""
+
+    sha256: str
+    text: str
+
+    @classmethod
+    def of(cls, text: str) -> ScenarioDocument:
+        return cls(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), text)
 
 
 @dataclass(slots=True)
@@ -82,6 +97,7 @@ class GameState:
     gone: list[str] = field(default_factory=list)  # eliminated or withdrawn pieces
     last_card: dict[str, str] = field(default_factory=dict)  # side -> its last phase-1 card
     result: dict[str, JSON] | None = None
+    document: ScenarioDocument | None = None  # set up from a scenario document (8.2)
 
 
 def hex_json(h: Hex) -> list[JSON]:
@@ -120,6 +136,25 @@ def _turn_json(t: Turn) -> dict[str, JSON]:
 
 
 def dump(s: GameState) -> dict[str, JSON]:
+    out = _dump(s)
+    if s.document is not None:  # only then: the JSON of a shipped scenario's game is unchanged
+        out["document"] = {"sha256": s.document.sha256, "text": s.document.text}
+    return out
+
+
+def _document_of(value: JSON) -> ScenarioDocument | None:
+    if value is None:
+        return None
+    assert isinstance(value, dict)
+    text = value["text"]
+    assert isinstance(text, str)
+    doc = ScenarioDocument.of(text)
+    if doc.sha256 != value["sha256"]:
+        raise ValueError("the scenario document does not match its sha256")
+    return doc
+
+
+def _dump(s: GameState) -> dict[str, JSON]:
     return {
         "scenario": s.scenario,
         "units": [
@@ -239,6 +274,7 @@ def load(data: JSON) -> GameState:
         gone=strs(d["gone"]),
         last_card={str(k): str(v) for k, v in last_card.items()},
         result=copy.deepcopy(result),
+        document=_document_of(d.get("document")),
     )
 
 
@@ -282,4 +318,5 @@ def clone(s: GameState) -> GameState:
         gone=list(s.gone),
         last_card=dict(s.last_card),
         result=copy.deepcopy(s.result),
+        document=s.document,
     )

@@ -5,7 +5,7 @@
     exit F-LC1 8,9                     end                              (ends moves or battles)
     melee F-LN1 B-LN2                  fire F-LT1 B-RI1
     retreat 1 5,6 6,6                  leader 2,3 1,3 [off]
-    advance [r,c] | stay               bonus B-LN2 | bonus none
+    advance [r,c] | stay               bonus B-LN2 [F-FA1 ...] | bonus none
     back yes | back no                 keep ATTACK_LEFT
     policy always | policy never | policy ask
 
@@ -74,10 +74,13 @@ def _line(state: GameState, role: Role, words: list[str]) -> Action:
         return Action(role, "take_ground", {"advance": True, "extra": extra})
     if head == "stay":
         return Action(role, "take_ground", {"advance": False, "extra": None})
-    if head == "bonus" and len(rest) == 1:
-        return Action(
-            role, "bonus_melee", {"target": None if rest[0].lower() == "none" else rest[0]}
-        )
+    if head == "bonus" and rest:
+        if rest[0].lower() == "none" and len(rest) == 1:
+            return Action(role, "bonus_melee", {"target": None})
+        bonus: dict[str, JSON] = {"target": rest[0]}
+        if rest[1:]:  # combined arms (CCN-145)
+            bonus["artillery"] = list[JSON](rest[1:])
+        return Action(role, "bonus_melee", bonus)
     if head == "back" and len(rest) == 1:
         return Action(role, "battle_back", {"battle": rest[0].lower() in ("yes", "y", "true")})
     if head == "keep" and len(rest) == 1:

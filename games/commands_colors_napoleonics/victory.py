@@ -12,7 +12,7 @@ from games.core.i18n import T
 
 START_TURN = ("start_turn_temporary", "start_turn_temporary_majority", "start_turn_permanent")
 KEEP = ("permanent", "start_turn_permanent")
-BUILT = ("temporary", "permanent", *START_TURN, "exit")  # clear_section: CCN-208, not built
+CONTINUOUS = ("temporary", "clear_section")  # held exactly while the condition holds (PUB-9)
 
 
 class GameOver(Exception):
@@ -20,7 +20,17 @@ class GameOver(Exception):
 
 
 def _holding(state: GameState, o: Objective) -> int:
-    """Banners `o` gives its side now: the hexes it holds with a unit (of the listed classes)."""
+    """Banners `o` gives its side now: the hexes it holds with a unit (of the listed classes);
+    for `clear_section` its banners while no enemy unit stands in the section (8.2, PUB-9), the
+    section as `for_side` names it (like a section card, CCN-14; a dual hex is in both)."""
+    if o.kind == "clear_section":
+        assert o.section is not None  # checked at load time (8.2)
+        board = scen(state).board
+        for enemy in state.units.values():
+            side = enemy.side
+            if side != o.for_side.value and o.section in board.sections_of(enemy.hex, o.for_side):
+                return 0
+        return o.banners
     held = 0
     for h in o.hexes:
         u = unit_at(state, h)
@@ -65,18 +75,20 @@ def gain(state: GameState, side: str, n: int = 1) -> None:
     check(state)
 
 
-def refresh(state: GameState) -> None:
-    """Temporary objective banners go as soon as the condition fails; `temporary` ones come
-    as soon as it holds, permanent ones stay once gained (CCN-208, PUB-9)."""
+def refresh(state: GameState, *, check_now: bool = True) -> None:
+    """Temporary objective banners go as soon as the condition fails; `temporary` and
+    `clear_section` ones come as soon as it holds, permanent ones stay once gained (CCN-208,
+    PUB-9). Then victory (CCN-207), unless the caller checks it itself."""
     for o in scen(state).objectives:
         now = _holding(state, o)
-        if o.kind == "temporary":
+        if o.kind in CONTINUOUS:
             state.held[o.id] = now
         elif o.kind == "permanent" and now:
             state.held[o.id] = max(state.held.get(o.id, 0), now)
         elif o.kind in ("start_turn_temporary", "start_turn_temporary_majority"):
             state.held[o.id] = min(state.held.get(o.id, 0), now)
-    check(state)
+    if check_now:
+        check(state)
 
 
 def start_of_turn(state: GameState) -> None:

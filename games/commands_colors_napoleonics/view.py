@@ -5,11 +5,13 @@ phase, the open decision and the last dice. Another side's standing choices are 
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 
 import yaml
 
 from games.commands_colors_napoleonics.deck_view import deck_view
+from games.commands_colors_napoleonics.documents import parsed
 from games.commands_colors_napoleonics.scenario import SCENARIOS_DIR
 from games.commands_colors_napoleonics.state import SIDES, GameState, hex_json
 from games.commands_colors_napoleonics.victory import total
@@ -17,9 +19,16 @@ from games.commands_colors_napoleonics.world import attached, scen, shipped
 from games.core.protocol import JSON
 
 
+def _source(state: GameState) -> tuple[JSON, JSON]:
+    """The scenario file's (or document's) `board` and `terrain` entries, unchanged."""
+    if state.document is not None:
+        found = parsed(state.document)
+        return copy.deepcopy(found.board), copy.deepcopy(found.terrain)
+    return _shipped_source(state.scenario)
+
+
 @cache
-def _source(scenario_id: str) -> tuple[JSON, JSON]:
-    """The scenario file's `board` and `terrain` entries, unchanged."""
+def _shipped_source(scenario_id: str) -> tuple[JSON, JSON]:
     stem = shipped().get(scenario_id, scenario_id)
     doc = yaml.safe_load((SCENARIOS_DIR / f"{stem}.yaml").read_text(encoding="utf-8"))
     return doc.get("board"), doc.get("terrain", [])
@@ -27,7 +36,7 @@ def _source(scenario_id: str) -> tuple[JSON, JSON]:
 
 def view(state: GameState, role: str) -> JSON:
     s = scen(state)
-    board, terrain = _source(state.scenario)
+    board, terrain = _source(state)
     viewer = role if role in SIDES else None
     units: list[JSON] = []
     for u in state.units.values():

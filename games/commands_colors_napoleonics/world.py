@@ -8,6 +8,7 @@ from functools import cache
 
 from games.commands_colors_napoleonics.board import Section, Side
 from games.commands_colors_napoleonics.combat_dice import DiceProfile, Rounding, TerrainDice
+from games.commands_colors_napoleonics.documents import document_scenario
 from games.commands_colors_napoleonics.errors import UnknownValueError
 from games.commands_colors_napoleonics.hexes import Hex, distance, line_between, side_towards
 from games.commands_colors_napoleonics.line_of_sight import Occupant, Verdict, line_of_sight
@@ -44,6 +45,10 @@ def scenario_of(name: str) -> Scenario:
 
 
 def scen(state: GameState) -> Scenario:
+    """The scenario of a state: its scenario document's when it carries one, else the shipped
+    scenario it names."""
+    if state.document is not None:
+        return document_scenario(state.document)
     return scenario_of(state.scenario)
 
 

@@ -33,6 +33,12 @@ class RoleInfo:
     team: str | None = None
 
 
+# The option through which a ruleset that takes scenario documents (C&C's `ccn-scenario/1`) gets
+# a whole document instead of a shipped scenario's name; the game's scenario is then the
+# document's id, and the set-up event, which records the options, holds the document itself.
+SCENARIO_DOCUMENT = "scenario_document"
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     scenario: str

@@ -278,6 +278,7 @@ def test_what_the_checks_allow(example_doc: dict[str, Any]) -> None:
             (("units", 3, "in_square"), 1),
             (("objectives", 0, "kind"), "clear_section"),
             (("objectives", 0, "section"), "CENTER"),
+            (("objectives", 0, "hexes"), []),
             (("ruleset_options", "rocky_hill_is_hill"), True),
         ],
     )
