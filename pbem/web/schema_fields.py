@@ -1,7 +1,9 @@
 """Form fields generated from a JSON Schema object (an action's payload, a ruleset's options).
 
 Each top-level property becomes one labelled field: an `enum` a select, a boolean a yes/no select,
-an integer a number box, a string a text box, anything else (arrays, objects) a JSON text area.
+an integer a number box, a string a text box, an array of strings (ids: `units` of an order) a
+text box of words separated by spaces or commas (a click on the board adds one), anything else
+(other arrays, objects) a JSON text area.
 `read_fields` turns the submitted values back into a JSON object; a value that cannot be read
 is a `FieldError` naming the field. Nothing here is specific to a ruleset."""
 
@@ -18,6 +20,7 @@ from pbem.conf import pbem_settings
 from pbem.play.json_depth import nests_deeper
 
 TEXT, NUMBER, SELECT, BOOLEAN, JSON_AREA = "text", "number", "select", "boolean", "json"
+WORDS = "words"  # an array of strings, typed as words
 JSON_MAX = 65536  # characters of one JSON field (the order path bounds the payload again)
 
 
@@ -74,6 +77,9 @@ def field_for(prefix: str, prop: str, schema: JSON, required: bool) -> FieldSpec
         return FieldSpec(name, prop, label, NUMBER, help_text, required, nullable)
     if concrete == ["string"]:
         return FieldSpec(name, prop, label, TEXT, help_text, required, nullable)
+    items = schema.get("items")
+    if concrete == ["array"] and isinstance(items, dict) and _types(items) == ["string"]:
+        return FieldSpec(name, prop, label, WORDS, help_text, required, nullable)
     return FieldSpec(name, prop, label, JSON_AREA, help_text, required, nullable)
 
 
@@ -107,6 +113,12 @@ def read_value(spec: FieldSpec, raw: str) -> JSON:
     """One submitted value as JSON (the caller leaves out empty ones)."""
     if spec.widget in (SELECT, JSON_AREA):
         return parse_json(spec.name, raw)
+    if spec.widget == WORDS:  # `a b c`, `a, b, c`, or the JSON list itself
+        if raw.startswith("["):
+            return parse_json(spec.name, raw)
+        if len(raw) > JSON_MAX:
+            raise FieldError(spec.name, _("at most %(n)d characters") % {"n": JSON_MAX})
+        return [w for w in raw.replace(",", " ").split() if w]
     if spec.widget == BOOLEAN:
         if raw not in ("true", "false"):
             raise FieldError(spec.name, _("choose yes or no"))
