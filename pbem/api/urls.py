@@ -34,6 +34,7 @@ from pbem.api.team import (
 from pbem.api.umpire import UmpireQueueApi
 from pbem.api.users import UserSignupApi, UserVerifyApi
 from pbem.api.verify import GameVerifyApi
+from pbem.api.vf_armies import ArmyCheckApi
 from pbem.api.webhooks import WebhookDeleteApi, WebhookListCreateApi
 
 app_name = "api"
@@ -96,5 +97,6 @@ urlpatterns = [
     ),
     path("absences", AbsenceListDeclareApi.as_view(), name="absences"),
     path("umpire/queue", UmpireQueueApi.as_view(), name="umpire-queue"),
+    path("vf/armies/check", ArmyCheckApi.as_view(), name="vf-army-check"),
     path("absences/<str:absence_id>", AbsenceCancelApi.as_view(), name="absence-cancel"),
 ]

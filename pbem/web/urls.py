@@ -6,6 +6,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from pbem.web import account_views, game_views, layout_views, lobby_views, rule_views
 from pbem.web import ccn_scenario_views as ccn
+from pbem.web import vf_army_views as vf
 
 app_name = "web"
 
@@ -68,6 +69,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("staff/layout/<str:board_name>/", layout_views.layout_edit, name="layout-edit"),
     path("staff/layout/<str:board_name>/check", layout_views.layout_check, name="layout-check"),
     path("ccn/scenarios/", ccn.scenario_list, name="ccn-scenarios"),
+    path("vf/armies/check", vf.army_check, name="vf-army-check"),
     path("ccn/scenarios/new", ccn.scenario_new, name="ccn-scenario-new"),
     path("ccn/scenarios/upload", ccn.scenario_upload, name="ccn-scenario-upload"),
     path("ccn/scenarios/<int:pk>/", ccn.scenario_detail, name="ccn-scenario"),
