@@ -5,6 +5,7 @@ audiences, numbering) is decided in pbem.play.selectors."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Iterable
 from typing import Any
@@ -24,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.core.protocol import SCENARIO_DOCUMENT
 from pbem.api.etags import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -50,7 +52,7 @@ from pbem.play.selectors import (
     roles_of,
     view_for,
 )
-from pbem.play.services.games import game_create, seat_join
+from pbem.play.services.games import MAX_UMPIRES, game_create, seat_join
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.UUID, OpenApiParameter.PATH, description="The game's id."
@@ -108,6 +110,17 @@ def seat_teams(game: Game) -> dict[str, str | None]:
     return {r.id: r.team for r in infos}
 
 
+def options_out(options: object) -> dict[str, Any]:
+    """A game's options as described: a scenario document (up to 256 KiB) as its size and
+    sha256 only; the whole text is in the set-up event (seq 1) of the log."""
+    out = dict(options) if isinstance(options, dict) else {}
+    document = out.get(SCENARIO_DOCUMENT)
+    if isinstance(document, str):
+        raw = document.encode()
+        out[SCENARIO_DOCUMENT] = {"bytes": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}
+    return out
+
+
 def game_out(game: Game, user: User) -> dict[str, Any]:
     """The public description of a game plus the caller's roles in it. Never the seed. For a
     private game (`spectators` false) and a caller who is not a member (only in the `?open=1`
@@ -123,7 +136,7 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
         "id": game.pk,
         "ruleset": game.ruleset_id,
         "scenario": game.scenario,
-        "options": game.options,
+        "options": options_out(game.options),
         "title": game.title,
         "spectators": game.spectators,
         "hot_seat": game.hot_seat,
@@ -166,7 +179,10 @@ class GameOutputSerializer(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     ruleset = serializers.CharField()
     scenario = serializers.CharField()
-    options = serializers.DictField()
+    options = serializers.DictField(
+        help_text="the game's options; a scenario document is shown as its size and sha256 "
+        "(the text is in the set-up event, seq 1)"
+    )
     title = serializers.CharField(allow_blank=True)
     spectators = serializers.BooleanField()
     hot_seat = serializers.BooleanField(help_text="may one user hold several seats")
@@ -244,6 +260,15 @@ class GameCreateApi(APIView):
             help_text="role -> username, or null for an open seat others may join; a seat named "
             "for another user is an invitation they accept or decline (your own is accepted)",
         )
+        co_umpires = serializers.ListField(
+            child=serializers.CharField(allow_null=True, max_length=150),
+            required=False,
+            default=list,
+            max_length=MAX_UMPIRES,
+            help_text="further umpire seats beside seats['@umpire'] (a game has at most "
+            f"{MAX_UMPIRES} umpires): usernames (invitations) or null (open umpire seats); "
+            "every umpire sees all and may answer the umpire's prompts",
+        )
 
     OutputSerializer = GameOutputSerializer
 
@@ -257,7 +282,7 @@ class GameCreateApi(APIView):
         data = GameCreateApi.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        names = {n for n in v["seats"].values() if n is not None}
+        names = {n for n in [*v["seats"].values(), *v["co_umpires"]] if n is not None}
         users = {u.username: u for u in User.objects.filter(username__in=names)}
         unknown = sorted(names - set(users))
         if unknown:
@@ -274,6 +299,7 @@ class GameCreateApi(APIView):
             title=v["title"],
             spectators=v["spectators"],
             hot_seat=v["hot_seat"],
+            co_umpires=[users[n] if n is not None else None for n in v["co_umpires"]],
         )
         out = GameCreateApi.OutputSerializer(game_out(game_get(str(game.pk)), user)).data
         return Response(out, status=status.HTTP_201_CREATED)

@@ -149,7 +149,8 @@ def _rows_to(
 ) -> list[Notification]:
     """The rows telling each (user, role, kind) its news about `event`: by email unless the user
     switched it off (held for the daily digest if so chosen), and by each active webhook that
-    wants the kind. Dedupe keys: `{event}:email.{role}:{kind}{suffix}` and
+    wants the kind. Dedupe keys: `{event}:email.{role}:{kind}{suffix}` (`{role}` is
+    `@umpire.{user}` for an umpire: a game may have several) and
     `{event}:webhook.{hook}.{role}:{kind}{suffix}`."""
     users = {user.pk for user, _, _ in told}
     prefs = {p.user_id: p for p in NotificationPref.objects.filter(user_id__in=users)}
@@ -159,6 +160,8 @@ def _rows_to(
     rows: list[Notification] = []
     for user, role, kind in told:
         common = {"event": event, "game_id": event.game_id, "user": user, "role": role}
+        # a game may have several umpires, each told under the one role: keyed by the user too
+        seat = f"{role}.{user.pk}" if role == UMPIRE else role
         pref = prefs.get(user.pk)
         if user.email and (pref is None or pref.email_enabled):
             digest = pref is not None and pref.mode == NotificationPref.Mode.DAILY_DIGEST
@@ -167,7 +170,7 @@ def _rows_to(
                     **common,
                     channel=Notification.Channel.EMAIL,
                     kind=kind,
-                    dedupe_key=f"{event.pk}:email.{role}:{kind}{suffix}",
+                    dedupe_key=f"{event.pk}:email.{seat}:{kind}{suffix}",
                     status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
                 )
             )

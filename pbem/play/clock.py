@@ -47,6 +47,21 @@ def merge(intervals: Iterable[Interval]) -> list[Interval]:
     return out
 
 
+def intersect(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
+    """The times in both of two merged, sorted interval lists (merged, sorted)."""
+    out: list[Interval] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if hi > lo:
+            out.append((lo, hi))
+        if a[i][1] <= b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
 def clock_deadline(start: datetime, budget: timedelta, absent: Sequence[Interval]) -> datetime:
     """The moment `budget` of present time has passed since `start`, the clock stopping during
     the (merged, sorted) `absent` intervals: each absence overlapping the running clock extends

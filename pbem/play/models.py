@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.core.umpire import UMPIRE
 from pbem.conf import pbem_settings
 from pbem.play.json_text import JSONTextField
 
@@ -119,7 +120,18 @@ class Seat(models.Model):
     )
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "role"], name="seat_game_role_uniq")]
+        constraints = [
+            # one seat per role, except the umpire's: a game may have several umpires (issue 17),
+            # each a seat of the role `@umpire`, held by different users
+            models.UniqueConstraint(
+                fields=["game", "role"], condition=~Q(role=UMPIRE), name="seat_game_role_uniq"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(role=UMPIRE, user__isnull=False),
+                name="seat_game_umpire_user_uniq",
+            ),
+        ]
         ordering = ["game_id", "role"]  # by the column: "game" would join Game for its ordering
 
     def __str__(self) -> str:

@@ -26,11 +26,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.protocol import JSON
+from games.core.umpire import UMPIRE
 from pbem.play.errors import ServiceError
 from pbem.play.models import Game
 from pbem.play.rulesets import UnknownRuleset, enabled, ruleset_get
 from pbem.play.selectors import can_read_game, game_find, games_for, roles_of, umpire_queue
-from pbem.play.services.games import game_create, seat_accept, seat_decline, seat_join
+from pbem.play.services.games import (
+    MAX_UMPIRES,
+    game_create,
+    seat_accept,
+    seat_decline,
+    seat_join,
+)
 from pbem.web.language import localized
 from pbem.web.options import (
     OPTIONS_JSON,
@@ -41,6 +48,7 @@ from pbem.web.options import (
 from pbem.web.options import (
     PREFIX as OPTION_PREFIX,
 )
+from pbem.web.saved_scenarios import SavedScenario, saved_choices, saved_scenario
 from pbem.web.schema_fields import FieldError
 from pbem.web.seat_page import role_names
 
@@ -127,14 +135,25 @@ def _pick(value: str, allowed: list[str]) -> str:
     return value if value in allowed else allowed[0]
 
 
-def create_context(data: dict[str, str], errors: dict[str, list[str]]) -> dict[str, Any]:
+def create_context(
+    data: dict[str, str], errors: dict[str, list[str]], user: User | None = None
+) -> dict[str, Any]:
+    """The create page's fields. The scenarios are the ruleset's own, then the saved scenarios
+    `user` may play (`saved:<id>`, pbem.web.saved_scenarios), whose document `saved` holds."""
     rulesets = enabled()
     ruleset_id = _pick(data.get("ruleset", ""), rulesets)
     ruleset = ruleset_get(ruleset_id)
-    scenarios = [str(s) for s in ruleset.scenarios()]
-    scenario = _pick(data.get("scenario", ""), scenarios)
+    scenarios = [(str(s), str(s)) for s in ruleset.scenarios()]
+    scenarios += [
+        (v, _("%(title)s (saved)") % {"title": t}) for v, t in saved_choices(user, ruleset_id)
+    ]
+    scenario = _pick(data.get("scenario", ""), [v for v, _label in scenarios])
+    saved = saved_scenario(user, ruleset_id, scenario)
     try:
-        roles = [(r.id, r.name) for r in ruleset.roles(scenario, {})]
+        if saved is not None:
+            roles = [(r.id, r.name) for r in ruleset.roles(saved.scenario, saved.options())]
+        else:
+            roles = [(r.id, r.name) for r in ruleset.roles(scenario, {})]
     except ValueError:
         roles = []
     return {
@@ -142,18 +161,35 @@ def create_context(data: dict[str, str], errors: dict[str, list[str]]) -> dict[s
         "ruleset": ruleset_id,
         "scenarios": scenarios,
         "scenario": scenario,
+        "saved": saved,
         "roles": roles,
         "option_fields": option_fields(ruleset),
         "data": data,
         "errors": errors,
         "general_errors": errors.get("", []),
         "options_json": OPTIONS_JSON,
+        "umpire_role": UMPIRE,
+        "umpire_counts": list(range(MAX_UMPIRES + 1)),
     }
+
+
+def _umpire_count(data: dict[str, str], seat: str, errors: dict[str, list[str]]) -> int:
+    """The number of umpire seats asked for (0 to MAX_UMPIRES); at least 1 when the creator
+    takes the umpire's seat."""
+    try:
+        n = int(data.get("umpires", "0") or "0")
+    except ValueError:
+        n = -1
+    if not 0 <= n <= MAX_UMPIRES:
+        between = _("Between 0 and %(n)d.") % {"n": MAX_UMPIRES}
+        errors.setdefault("umpires", []).append(between)
+        return 0
+    return max(n, 1) if seat == UMPIRE else n
 
 
 def _create(request: HttpRequest, user: User, data: dict[str, str]) -> HttpResponse:
     errors: dict[str, list[str]] = {}
-    context = create_context(data, errors)
+    context = create_context(data, errors, user)
     ruleset = ruleset_get(context["ruleset"])
     if data.get("ruleset") != context["ruleset"] or data.get("scenario") != context["scenario"]:
         errors.setdefault("scenario", []).append(_("Choose a ruleset and a scenario."))
@@ -165,8 +201,12 @@ def _create(request: HttpRequest, user: User, data: dict[str, str]) -> HttpRespo
         options = options_from(context["option_fields"], data)
     except FieldError as e:
         errors.setdefault(e.name, []).append(e.message)
+    saved: SavedScenario | None = context["saved"]
+    scenario = context["scenario"] if saved is None else saved.scenario
+    if saved is not None:
+        options.update(saved.options())
     if not errors:
-        problem = setup_problem(ruleset, context["scenario"], options)
+        problem = setup_problem(ruleset, scenario, options)
         if problem is not None:
             field, message = problem
             known = {f.name for f in context["option_fields"]} | {OPTIONS_JSON}
@@ -175,22 +215,26 @@ def _create(request: HttpRequest, user: User, data: dict[str, str]) -> HttpRespo
             errors.setdefault(field, []).append(message)
     seat = data.get("seat", "")
     role_ids = [r for r, _name in context["roles"]]
+    umpires = _umpire_count(data, seat, errors)
     if not errors:
         try:
-            roles = [r.id for r in ruleset.roles(context["scenario"], options)]
+            roles = [r.id for r in ruleset.roles(scenario, options)]
             seats: dict[str, User | None] = dict.fromkeys(roles)
+            if umpires:  # open umpire seats (issue 17), the creator's own if chosen
+                seats[UMPIRE] = None
             if seat:
-                if seat not in roles:
+                if seat not in seats:
                     raise FieldError("seat", _("This game has no such seat."))
                 seats[seat] = user
             game = game_create(
                 ruleset_id=context["ruleset"],
-                scenario=context["scenario"],
+                scenario=scenario,
                 options=options,
                 seats=seats,
                 creator=user,
                 title=title,
                 spectators=data.get("spectators") == "on",
+                co_umpires=[None] * max(umpires - 1, 0),
             )
         except FieldError as e:
             errors.setdefault(e.name, []).append(e.message)
@@ -199,7 +243,7 @@ def _create(request: HttpRequest, user: User, data: dict[str, str]) -> HttpRespo
         else:
             messages.success(request, _("The game is created."))
             return HttpResponseRedirect(reverse("web:game", args=[game.pk]))
-    context = create_context(data, errors)
+    context = create_context(data, errors, user)
     context["role_ids"] = role_ids
     return render(request, "web/game_create.html", context, status=400)
 
@@ -215,7 +259,7 @@ def game_create_view(request: HttpRequest) -> HttpResponse:
         return _create(request, user, data)
     data = {k: str(v) for k, v in request.GET.items()}
     data.setdefault("spectators", "on")
-    return render(request, "web/game_create.html", create_context(data, {}))
+    return render(request, "web/game_create.html", create_context(data, {}, user))
 
 
 # --- seats ----------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """An umpired Valour & Fortitude game played whole over the API (issue 17, "Tests"): two players
-and an umpire, gunicorn, a Celery worker applying every order, PostgreSQL and Redis.
+and two umpires (a game may have several: the deputy is a co-umpire and answers every other
+umpire prompt), gunicorn, a Celery worker applying every order, PostgreSQL and Redis.
 
 The players send their sealed order sheets and the umpire answers the engine's prompts over HTTP
 (`POST .../actions`, the intake polled until applied); which order, the engine's own random
@@ -13,21 +14,25 @@ from __future__ import annotations
 
 import random  # noqa: TID251  (an outside client's seeds, need not replay the engine)
 import time
+from functools import partial
 from io import StringIO
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db.models import QuerySet
 from rest_framework.authtoken.models import Token
 
 from games.core.protocol import random_legal_action
 from games.core.rng import Rng
 from games.core.umpire import CORRECTION_KIND, RULING_KIND, UMPIRE
+from pbem.notify.models import Notification
 from pbem.play.models import Game
 from pbem.play.rulesets import ruleset_get
 from pbem.play.services.log import state_at
 from tests.integration.api_only_client import ApiClient, Player, check_operations
 from tests.integration.it_helpers import assert_log_sound, report, users
+from tests.integration.private_postgres import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -47,6 +52,10 @@ def send(player: Player, game_id: str, role: str, kind: str, payload: Any) -> di
     return outcome
 
 
+def _more_than_one(rows: QuerySet[Notification]) -> bool:
+    return rows.count() > 1
+
+
 def flipped(pending: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A correction of the first proposed yes/no fact: the umpire rules the other way."""
     for fact in pending:
@@ -60,10 +69,10 @@ def test_an_umpired_vf_game_over_the_api(
     running_worker: Any, web: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     check_operations(web)
-    side_a, side_b, umpire = users("vfu_", 3)
+    side_a, side_b, umpire, deputy = users("vfu_", 4)
     clients = {
         u.username: ApiClient(web, Token.objects.get_or_create(user=u)[0].key)
-        for u in (side_a, side_b, umpire)
+        for u in (side_a, side_b, umpire, deputy)
     }
     created = clients[side_a.username].post(
         "/api/v1/games",
@@ -72,17 +81,19 @@ def test_an_umpired_vf_game_over_the_api(
             "scenario": "starter",
             "options": {"turn_limit": 2},
             "seats": {"A": side_a.username, "B": side_b.username, UMPIRE: umpire.username},
+            "co_umpires": [deputy.username],
         },
     )
     assert created.status_code == 201, created.text
     game_id = created.json()["id"]
-    for role, user in (("B", side_b), (UMPIRE, umpire)):
+    for role, user in (("B", side_b), (UMPIRE, umpire), (UMPIRE, deputy)):
         accepted = clients[user.username].post(f"/api/v1/games/{game_id}/seats/{role}/accept", None)
         assert accepted.status_code == 200, accepted.text
     players = {
         role: Player(clients[user.username], game_id, role, random.Random(n))
         for n, (role, user) in enumerate((("A", side_a), ("B", side_b), (UMPIRE, umpire)))
     }
+    second = Player(clients[deputy.username], game_id, UMPIRE, random.Random(3))
 
     ruleset = ruleset_get("valour_fortitude")
     rng = Rng(17)
@@ -108,13 +119,20 @@ def test_an_umpired_vf_game_over_the_api(
             continue
         action = random_legal_action(ruleset, state, role, rng)
         assert action is not None, f"{role} is prompted but the engine offers nothing"
-        send(players[role], game_id, role, action.kind, action.payload)
+        sender = players[role]
+        if role == UMPIRE and (players[UMPIRE].orders + second.orders) % 2:
+            sender = second  # either umpire may answer
+        send(sender, game_id, role, action.kind, action.payload)
     else:
         raise AssertionError(f"the game did not end within {MAX_ORDERS} orders")
     seconds = time.monotonic() - started
 
     assert corrected is not None, "the umpire was never asked about a yes/no fact"
     assert ruled
+    assert second.orders > 0
+    for each in (umpire, deputy):  # both umpires are told when the rules wait for the umpire
+        told = Notification.objects.filter(game_id=game_id, user=each, kind="your_turn")
+        wait_until(partial(_more_than_one, told), 120, f"news for {each.username}")
     result = players["B"].client.get(f"/api/v1/games/{game_id}/view?role=B")["result"]
     assert result is not None
 
@@ -137,9 +155,10 @@ def test_an_umpired_vf_game_over_the_api(
     out = StringIO()
     call_command("pbem_verify", game_id, stdout=out)
     assert "verification OK" in out.getvalue(), out.getvalue()
-    orders = sum(p.orders for p in players.values())
+    orders = sum(p.orders for p in players.values()) + second.orders
+    umpires = f"umpire {players[UMPIRE].orders}, co-umpire {second.orders}"
     report(
         capsys,
-        f"umpired V&F over the API: {orders} orders (umpire {players[UMPIRE].orders}), head "
+        f"umpired V&F over the API: {orders} orders ({umpires}), head "
         f"{head}, result {result['winners']} ({result['summary']}), {seconds:.1f} s",
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
+from functools import reduce
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
@@ -17,8 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from games.core.umpire import UMPIRE
 from pbem.play import clock
-from pbem.play.clock import Interval, clock_deadline, merge
+from pbem.play.clock import Interval, clock_deadline, intersect, merge
 from pbem.play.errors import ServiceError, say
 from pbem.play.models import Absence, Game, Seat
 
@@ -81,11 +83,28 @@ def absences_for(user_ids: Sequence[int], since: datetime) -> list[Interval]:
     return merge(i for i in (absence_interval(a) for a in rows) if i[1] > since)
 
 
+def absent_for_roles(game: Game, roles: Sequence[str], since: datetime) -> list[Interval]:
+    """When the clock of `roles` stops: while any player holding one of them is away, and, for
+    the umpire's role, only while every umpire of the game is away (a game may have several
+    umpires, issue 17: one covers for another)."""
+    seats = Seat.objects.filter(game=game, role__in=list(roles), user__isnull=False)
+    players: set[int] = set()
+    umpires: set[int] = set()
+    for role, uid in seats.values_list("role", "user_id"):
+        (umpires if role == UMPIRE else players).add(uid)
+    absent = absences_for(sorted(players), since)
+    if umpires:
+        each = [absences_for([uid], since) for uid in sorted(umpires)]
+        together = reduce(intersect, each[1:], each[0])
+        absent = merge([*absent, *together])
+    return absent
+
+
 def clock_for_roles(
     game: Game, start: datetime, budget: timedelta, roles: Sequence[str]
 ) -> datetime:
     """The deadline of a clock of `budget` started at `start` for the users holding `roles`."""
-    return clock_deadline(start, budget, absences_for(prompted_user_ids(game, roles), start))
+    return clock_deadline(start, budget, absent_for_roles(game, roles, start))
 
 
 def absence_declare(*, user: User, starts_on: date, ends_on: date, tz: str) -> Absence:

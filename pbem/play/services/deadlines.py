@@ -29,9 +29,8 @@ from pbem.play.errors import NOT_YOUR_SEAT, NotYourSeat, say
 from pbem.play.models import Event, Game, MissedTurnPolicy, Seat
 from pbem.play.services.absences import (
     BadDeadlineRequest,
-    absences_for,
+    absent_for_roles,
     clock_for_roles,
-    prompted_user_ids,
 )
 
 logger = logging.getLogger(__name__)
@@ -53,7 +52,7 @@ def clock_remaining(game: Game, now: datetime) -> timedelta | None:
     if game.deadline_started_at is None or game.deadline_budget_seconds is None:
         return max(game.deadline_at - now, timedelta(0))
     start = game.deadline_started_at
-    absent = absences_for(prompted_user_ids(game, list(game.deadline_roles)), start)
+    absent = absent_for_roles(game, list(game.deadline_roles), start)
     used = present_time(start, now, absent)
     return max(timedelta(seconds=game.deadline_budget_seconds) - used, timedelta(0))
 
@@ -156,7 +155,7 @@ def _clock_moved(game: Game, now: datetime, delta: timedelta) -> dict[str, objec
     ):
         return {}
     start = game.deadline_started_at
-    absent = absences_for(prompted_user_ids(game, list(game.deadline_roles or [])), start)
+    absent = absent_for_roles(game, list(game.deadline_roles or []), start)
     used = present_time(start, now, absent)
     budget = max(timedelta(seconds=game.deadline_budget_seconds) + delta, used + grace)
     budget = timedelta(seconds=int(budget.total_seconds()))

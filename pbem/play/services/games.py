@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from games.core.canonical import state_hash
-from games.core.protocol import JSON, GameConfig, SetupError
+from games.core.protocol import JSON, SCENARIO_DOCUMENT, GameConfig, SetupError
 from games.core.rng import Rng
 from games.core.umpire import UMPIRE
 from pbem.play import hooks
@@ -33,6 +33,7 @@ from pbem.play.services.deadlines import deadline_start
 from pbem.play.services.log import setup_append
 
 logger = logging.getLogger(__name__)
+MAX_UMPIRES = 4  # umpire seats of one game (issue 17: "one or more umpires")
 
 
 NOT_INVITED = gettext_lazy("you are not invited to the seat {role} of this game")
@@ -81,6 +82,31 @@ def _one_seat_each(users: Collection[User | None], hot_seat: bool) -> None:
         seen.add(user.pk)
 
 
+def _umpires_check(umpires: Sequence[User | None], players: Sequence[User | None]) -> None:
+    """A game has at most MAX_UMPIRES umpire seats, each user holds at most one of them, and
+    no umpire plays a seat of the game (UMP-5), even in a hot-seat game."""
+    if len(umpires) > MAX_UMPIRES:
+        too_many = gettext_lazy("a game has at most {n} umpires")
+        raise BadGameRequest(say(too_many, n=MAX_UMPIRES))
+    named = [u for u in umpires if u is not None]
+    for i, umpire in enumerate(named):
+        if any(u is not None and u.pk == umpire.pk for u in named[:i]):
+            twice = gettext_lazy("{user} is named for two umpire seats")
+            raise OneSeatPerUserAtCreate(say(twice, user=umpire.username))
+        if any(u is not None and u.pk == umpire.pk for u in players):
+            umpiring = gettext_lazy("{user} cannot umpire a game they play (UMP-5)")
+            raise BadGameRequest(say(umpiring, user=umpire.username))
+
+
+def _setup_refused(e: SetupError) -> BadGameRequest:
+    """The engine's refusal of a scenario or options, naming its rule (e.g. NT-19)."""
+    r = e.rejection
+    said = engine_says(r.message)
+    message = say("{rule} ({path}): {message}", rule=r.rule, path=r.path, message=said)
+    cannot = gettext_lazy("the game cannot be set up: {reason}")
+    return BadGameRequest(say(cannot, reason=message if r.rule else said))
+
+
 def game_create(
     *,
     ruleset_id: str,
@@ -92,6 +118,7 @@ def game_create(
     spectators: bool = True,
     hot_seat: bool = False,
     accepted: bool = False,
+    co_umpires: Sequence[User | None] = (),
 ) -> Game:
     """Create a game: a secret seed with its published sha256 commitment, the seats, and event 1
     (`.setup`, whose payload is scenario and options, never the seed).
@@ -105,7 +132,8 @@ def game_create(
     except UnknownRuleset:  # pbem.play.rulesets words it so, in English
         no_such = gettext_lazy("unknown ruleset {ruleset}; this server offers {offered}")
         raise BadGameRequest(say(no_such, ruleset=repr(ruleset_id), offered=enabled())) from None
-    if scenario not in ruleset.scenarios():
+    # a scenario document in the options names its own scenario: the engine checks the two agree
+    if scenario not in ruleset.scenarios() and SCENARIO_DOCUMENT not in options:
         unknown_scenario = gettext_lazy("unknown scenario {scenario}; {ruleset} has {scenarios}")
         raise BadGameRequest(
             say(
@@ -115,12 +143,13 @@ def game_create(
                 scenarios=ruleset.scenarios(),
             )
         )
-    roles = [r.id for r in ruleset.roles(scenario, options)]
-    umpire = seats.get(UMPIRE)
-    if umpire is not None and any(u == umpire for r, u in seats.items() if r != UMPIRE):
-        umpiring = gettext_lazy("{user} cannot umpire a game they play (UMP-5)")
-        raise BadGameRequest(say(umpiring, user=umpire.username))
-    _one_seat_each(list(seats.values()), hot_seat)
+    try:
+        roles = [r.id for r in ruleset.roles(scenario, options)]
+    except SetupError as e:
+        raise _setup_refused(e) from None
+    umpires = [*([seats[UMPIRE]] if UMPIRE in seats else []), *co_umpires]
+    _umpires_check(umpires, [u for r, u in seats.items() if r != UMPIRE])
+    _one_seat_each([u for r, u in seats.items() if r != UMPIRE], hot_seat)
     seed = secrets.token_bytes(32)
     game = Game(
         ruleset_id=ruleset_id,
@@ -138,11 +167,7 @@ def game_create(
         config = GameConfig(scenario, dict(options), tuple(sorted(roles)))
         state = ruleset.setup(config, Rng.for_event(seed, 1))
     except SetupError as e:  # the engine refusing its scenario or options is a 400, not a 500
-        r = e.rejection  # name the rule that refuses (e.g. NT-19)
-        said = engine_says(r.message)
-        message = say("{rule} ({path}): {message}", rule=r.rule, path=r.path, message=said)
-        cannot = gettext_lazy("the game cannot be set up: {reason}")
-        raise BadGameRequest(say(cannot, reason=message if r.rule else said)) from None
+        raise _setup_refused(e) from None
     # after set-up, which names a refused option first; an umpire seat is every game's to have
     unknown = sorted(set(seats) - set(roles) - {UMPIRE})
     if unknown:
@@ -157,8 +182,8 @@ def game_create(
         game.save()
         now = timezone.now()
         invited: list[Seat] = []
-        for role in [*roles, UMPIRE] if UMPIRE in seats else roles:
-            user = seats.get(role)
+        held = [(role, seats.get(role)) for role in roles] + [(UMPIRE, u) for u in umpires]
+        for role, user in held:
             own = user is not None and creator is not None and user.pk == creator.pk
             seat = Seat.objects.create(
                 game=game,
@@ -193,8 +218,10 @@ def game_start_if_ready(game: Game) -> bool:
     return True
 
 
-def _seat_of(game: Game, role: str) -> Seat:
-    seat = Seat.objects.filter(game=game, role=role).select_related("user").first()
+def _seat_of(game: Game, role: str, user: User | None = None) -> Seat:
+    """The seat of `role`; of the umpire's seats (a game may have several), `user`'s own."""
+    seats = Seat.objects.filter(game=game, role=role).select_related("user")
+    seat = (seats.filter(user=user).first() if user is not None else None) or seats.first()
     if seat is None:
         raise BadGameRequest(say(gettext_lazy("this game has no role {role}"), role=repr(role)))
     return seat
@@ -205,7 +232,15 @@ def _lock(game: Game) -> None:
     list(Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True))
 
 
-def _check_one_seat(game: Game, user: User, role: str) -> None:
+def _check_one_seat(game: Game, user: User, role: str, seat: Seat | None = None) -> None:
+    """`user` may take `seat` (or a seat of `role`) on top of the seats they hold or are offered:
+    at most one umpire seat, never an umpire's and a player's (UMP-5), else one seat each unless
+    the game is hot-seat."""
+    umpiring = Seat.objects.filter(game=game, role=UMPIRE, user=user)
+    if seat is not None:
+        umpiring = umpiring.exclude(pk=seat.pk)
+    if role == UMPIRE and umpiring.exists():
+        raise OneSeatPerUser(gettext_lazy("you hold an umpire seat of this game already"))
     other = Seat.objects.filter(game=game, user=user).exclude(role=role).first()
     if other is not None and UMPIRE in (role, other.role):  # even in a hot-seat game
         umpire_too = gettext_lazy(
@@ -232,14 +267,18 @@ def seat_join(*, game: Game, role: str, user: User) -> Seat:
         _lock(game)
         _check_one_seat(game, user, role)
         now = timezone.now()
-        taken = Seat.objects.filter(game=game, role=role, user__isnull=True).update(
-            user=user, joined_at=now, accepted_at=now
-        )
+        # one open seat of the role (the umpire's role may have several)
+        open_seat = Seat.objects.filter(game=game, role=role, user__isnull=True).first()
+        taken = 0
+        if open_seat is not None:
+            taken = Seat.objects.filter(pk=open_seat.pk, user__isnull=True).update(
+                user=user, joined_at=now, accepted_at=now
+            )
         if taken != 1:
             _seat_of(game, role)  # 400 for a role the game does not have
             raise SeatTaken(say(gettext_lazy("the seat {role} is already taken"), role=repr(role)))
     game_start_if_ready(game)
-    return Seat.objects.get(game=game, role=role)
+    return Seat.objects.get(game=game, role=role, user=user)
 
 
 def seat_accept(*, game: Game, role: str, user: User) -> Seat:
@@ -249,11 +288,11 @@ def seat_accept(*, game: Game, role: str, user: User) -> Seat:
         raise GameNotActive(gettext_lazy("the game is over"))
     with transaction.atomic():
         _lock(game)
-        seat = _seat_of(game, role)
+        seat = _seat_of(game, role, user)
         if seat.user_id != user.pk:
             raise NotInvited(say(NOT_INVITED, role=repr(role)))
         if seat.accepted_at is None:
-            _check_one_seat(game, user, role)
+            _check_one_seat(game, user, role, seat)
             Seat.objects.filter(pk=seat.pk, user=user, accepted_at__isnull=True).update(
                 accepted_at=timezone.now()
             )
@@ -266,7 +305,7 @@ def seat_decline(*, game: Game, role: str, user: User) -> Seat:
     creator is told. 403 `not_invited` for anyone else; 409 `already_accepted` once accepted."""
     with transaction.atomic():
         _lock(game)
-        seat = _seat_of(game, role)
+        seat = _seat_of(game, role, user)
         if seat.user_id != user.pk:
             raise NotInvited(say(NOT_INVITED, role=repr(role)))
         if seat.accepted_at is not None:

@@ -63,3 +63,39 @@ def test_the_lobby_lists_the_games_waiting_for_my_ruling(
     assert f'data-game="{game.pk}"' in queue
     assert f"/games/{game.pk}/?role=%40umpire" in queue
     assert 'id="umpire-queue"' not in alice_client.get("/").content.decode()
+
+
+def test_a_game_with_two_umpire_seats_from_the_create_page(
+    alice: User, bob: User, alice_client: Client
+) -> None:
+    """The create page offers umpire seats (0 to 4) and the umpire's seat as the creator's own;
+    the open umpire seat is listed in the lobby and joined like any seat."""
+    form = alice_client.get("/games/new?ruleset=valour_fortitude").content.decode()
+    assert 'name="umpires"' in form
+    assert f'<option value="{UMPIRE}"' in form
+    made = alice_client.post(
+        "/games/new",
+        {
+            "ruleset": "valour_fortitude",
+            "scenario": "starter",
+            "title": "Two umpires",
+            "seat": UMPIRE,
+            "umpires": "2",
+            "spectators": "on",
+        },
+    )
+    assert made.status_code == 302, made.content.decode()[:800]
+    game = Game.objects.get(title="Two umpires")
+    umpires = sorted((s.user_id or 0) for s in game.seats.filter(role=UMPIRE))
+    assert umpires == [0, alice.pk]
+    lobby = client_of(bob).get("/").content.decode()
+    assert f'action="/games/{game.pk}/join/{UMPIRE}"' in lobby
+    assert client_of(bob).post(f"/games/{game.pk}/join/{UMPIRE}").status_code == 302
+    assert {s.user_id for s in game.seats.filter(role=UMPIRE)} == {alice.pk, bob.pk}
+    refused = alice_client.post(
+        "/games/new",
+        {"ruleset": "valour_fortitude", "scenario": "starter", "title": "Too many", "umpires": "9"},
+    )
+    assert refused.status_code == 400
+    assert "Between 0 and 4." in refused.content.decode()
+    assert not Game.objects.filter(title="Too many").exists()
