@@ -53,8 +53,11 @@ def violations(state: object) -> list[str]:
     stage = match.stage
     if stage not in (m.INITIATIVE, m.ORDERS, m.RESOLVING, m.OVER):
         out.append(f"unknown stage {stage}")
-    if stage == m.RESOLVING and not match.pending:
+    window = match.flow.get("window")
+    if stage == m.RESOLVING and not match.pending and not window:
         out.append("resolving with nothing for the umpire to rule on (the runner stopped)")
+    if isinstance(window, dict) and window.get("side") == game.turn.active_side:
+        out.append("a fate window open for the active side (V-01)")
     if match.pending and match.auto_geometry:
         out.append("auto_geometry, yet the umpire is asked")
     if (stage == m.OVER) != (match.flow.get("result") is not None):

@@ -1,7 +1,8 @@
 """The command phase (digest 3.8, VF-50..VF-66): brigades activated in the sheet's order
 (VF-50..VF-52), one action per unit (VF-53, VF-54) after a messenger test (VF-55), moves
-(VF-56..VF-58), withdraws (VF-61), charges (VF-63, VF-64), marches (VF-65), rallies (VF-103)
-and officer moves (VF-66). The umpire places every moved unit (V-06)."""
+(VF-56..VF-58) with formation changes before or after them (VF-60, `formations.py`),
+withdraws (VF-61), charges (VF-63, VF-64), marches (VF-65), rallies (VF-103) and officer moves
+(VF-66). The umpire places every moved unit (V-06) and every new formation."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ from decimal import Decimal
 
 from games.core.i18n import T
 from games.core.protocol import JSON
+from games.valour_fortitude import fate
+from games.valour_fortitude import formations as fm
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import Ctx, Fact
 from games.valour_fortitude.order_sheet import path_of
-from games.valour_fortitude.shooting import Skip, bind
-from games.valour_fortitude.state import Unit, exact
+from games.valour_fortitude.shooting import bind
+from games.valour_fortitude.skip import Skip
+from games.valour_fortitude.state import Formation, Unit, exact
 from games.valour_fortitude.values import (
     allowance,
     has,
@@ -44,6 +48,7 @@ def activate(ctx: Ctx, brigade_id: str) -> list[Step]:
     if brigade.activated_this_turn is not None:
         raise Skip("VF-50", T("brigade {brigade} was chosen already", brigade=brigade_id))
     first = not any(b.activated_this_turn is not None for b in game.brigades if b.side == side)
+    first = first and not m.side_state(game, side).auto_activation_used_this_turn  # card 3
     cinc = game.leader(m.side_state(game, side).cinc)
     bg = game.leader(brigade.bg)
     reach = 36.0 if "napoleon" in cinc.special_rules else 24.0  # VF-52, VF-207
@@ -85,7 +90,18 @@ def _light(ctx: Ctx, unit: Unit) -> bool:
     return detachment or all(has(ctx.game.unit(u), "leichte_infanterie") for u in brigade.units)
 
 
-def unit_action(ctx: Ctx, unit_id: str) -> None:
+def unit_step(ctx: Ctx, step: Step) -> list[Step]:
+    """A unit's action (`stage` absent), its move after a change made before it ("move"), or
+    its formation change ("before" / "after", VF-60)."""
+    unit_id = str(step["unit"])
+    stage = step.get("stage")
+    if stage in ("before", "after"):
+        reform(ctx, unit_id, str(stage))
+        return []
+    return unit_action(ctx, unit_id, stage == "move")
+
+
+def unit_action(ctx: Ctx, unit_id: str, after_change: bool = False) -> list[Step]:
     game = ctx.game
     unit = game.unit(unit_id)
     order = _order(ctx, unit_id)
@@ -100,11 +116,19 @@ def unit_action(ctx: Ctx, unit_id: str) -> None:
             raise Skip(
                 "VF-144", T("{unit} fired with skirmishers and may not charge", unit=unit_id)
             )
+    if action == "CHARGE" and unit.formation is Formation.SQUARE:
+        raise Skip("VF-141", T("a unit in square cannot be given a charge order"))
     wanted: dict[str, Callable[[], Fact]] = {}
     bg = game.leader(m.brigade(game, unit.brigade).bg)
-    if not bg.removed:
+    if not bg.removed and not after_change:
         wanted["messenger"] = bind(ms.within, game, bg, unit, 12.0, "VF-55")
+    if "formation_before" in order and not after_change:
+        return _messenger_then_change(ctx, unit, wanted)
     path = path_of(order.get("path"))
+    if not path and action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
+        if not _changes(order):
+            raise Skip("VF-56", T("a {action} needs a path", action=action))
+        return _change_without_moving(ctx, unit, action, wanted, "formation_after" in order)
     target = None
     if action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
         march = action == "MARCH"
@@ -136,14 +160,9 @@ def unit_action(ctx: Ctx, unit_id: str) -> None:
     elif action == "RALLY":
         wanted["twelve"] = bind(ms.enemy_closer_than, game, unit, 12.0, "VF-103")
     facts = ctx.need(wanted)
-    _check_move(unit, action, facts, target)
-    if "messenger" in facts and not facts["messenger"]:  # VF-55: more than 12 in from its BG
-        bonus = 2 if _light(ctx, unit) else 0
-        purpose = T("Messenger test of {unit} (VF-55)", unit=unit_id)
-        if not ctx.test(purpose, 1, bonus, 4):
-            _acted(ctx, unit_id, "STAND")
-            ctx.say(T("{unit} cannot take an action this turn (VF-55)", unit=unit_id))
-            return
+    _check_move(unit, action, facts, target, fate.move_bonus(ctx, unit))  # K (France)
+    if not _messenger(ctx, unit, facts):
+        return []
     if action == "RALLY":
         _rally(ctx, unit_id, bool(facts["twelve"]))
     elif action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
@@ -164,13 +183,106 @@ def unit_action(ctx: Ctx, unit_id: str) -> None:
     else:
         ctx.say(T("{unit} stands", unit=unit_id))
     _acted(ctx, unit_id, action)
+    if "formation_after" in order and action in ("MOVE", "MARCH", "WITHDRAW"):
+        return [{"do": "unit", "unit": unit_id, "stage": "after"}]
+    return []
 
 
-def _check_move(unit: Unit, action: str, facts: dict[str, JSON], target: Unit | None) -> None:
+def _changes(order: dict[str, JSON]) -> bool:
+    return "formation_before" in order or "formation_after" in order
+
+
+def _messenger(ctx: Ctx, unit: Unit, facts: dict[str, JSON]) -> bool:
+    """VF-55: a unit more than 12 in from its BG acts only after a passed messenger test."""
+    if "messenger" not in facts or facts["messenger"]:
+        return True
+    bonus = 2 if _light(ctx, unit) else 0
+    purpose = T("Messenger test of {unit} (VF-55)", unit=unit.id)
+    if ctx.test(purpose, 1, bonus, 4):
+        return True
+    _acted(ctx, unit.id, "STAND")
+    ctx.say(T("{unit} cannot take an action this turn (VF-55)", unit=unit.id))
+    return False
+
+
+def _messenger_then_change(
+    ctx: Ctx, unit: Unit, wanted: dict[str, Callable[[], Fact]]
+) -> list[Step]:
+    """A change before a Move (VF-60): the messenger test, then the change, then the move
+    (without a path: none)."""
+    if not _messenger(ctx, unit, ctx.need(wanted)):
+        return []
+    return [
+        {"do": "unit", "unit": unit.id, "stage": "before"},
+        {"do": "unit", "unit": unit.id, "stage": "move"},
+    ]
+
+
+def _change_without_moving(
+    ctx: Ctx, unit: Unit, action: str, wanted: dict[str, Callable[[], Fact]], after: bool
+) -> list[Step]:
+    """A Move of no distance whose formation change is the action (VF-141, AMB-34)."""
+    if not _messenger(ctx, unit, ctx.need(wanted)):
+        return []
+    _acted(ctx, unit.id, action, moved=False)
+    return [{"do": "unit", "unit": unit.id, "stage": "after"}] if after else []
+
+
+def reform(ctx: Ctx, unit_id: str, when: str) -> None:
+    """VF-60: the unit changes formation around its pivot base, more than 3 in from enemy
+    units at its start and end; the umpire confirms the new block or shifts it."""
+    game = ctx.game
+    unit = game.unit(unit_id)
+    order = _order(ctx, unit_id)
+    raw = order.get(f"formation_{when}")
+    if not m.on_table(unit) or raw is None:
+        raise Skip("VF-60", T("{unit} is not on the table", unit=unit_id))
+    spec = fm.spec_of(raw)
+    action = str(order.get("action"))
+    try:
+        problem = fm.change_problem(unit, action, when, spec, bool(order.get("path")))
+        if problem is not None:
+            raise problem
+        after = fm.changed(unit, spec, fm.build(unit, spec))
+    except fm.Refused as refused:
+        raise Skip(refused.rule, refused.message) from refused
+    facts = ctx.need(
+        {
+            "reform:clear": bind(ms.reform_clear_of_enemies, game, unit, after),
+            "reform:fits": bind(ms.reform_fits, game, after),
+            "reform:place": bind(ms.reform_place, unit, after),
+        }
+    )
+    if not facts["reform:clear"]:
+        raise Skip("VF-60", T("{unit} is 3 in or less from an enemy unit", unit=unit_id))
+    if not facts["reform:fits"]:
+        raise Skip("VF-8", T("{unit} cannot be set up in its new formation there", unit=unit_id))
+    place = facts["reform:place"]
+    if not isinstance(place, list):
+        why = T("the umpire found no place for the new formation of {unit}", unit=unit_id)
+        raise Skip("VF-60", why)
+    dx, dy = (exact(Decimal(str(v))) for v in place)
+    ctx.game = m.with_unit(ctx.game, ms.moved(after, dx, dy))
+    ctx.say(
+        T(
+            "{unit} changes formation to {formation} ({files} files, {ranks} ranks) (VF-60)",
+            unit=unit_id,
+            formation=after.formation.value,
+            files=after.files,
+            ranks=after.ranks,
+        )
+    )
+    if after.formation is Formation.COMPANY_COLUMN:
+        ctx.say(T("{unit} counts as a dense target: no effect (GAP-3)", unit=unit_id))
+
+
+def _check_move(
+    unit: Unit, action: str, facts: dict[str, JSON], target: Unit | None, bonus: int = 0
+) -> None:
     """The rules the engine applies to the confirmed facts (VF-56..VF-65)."""
     if action not in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
         return
-    limit = allowance(unit) * (2 if action == "MARCH" else 1)  # VF-57, VF-65
+    limit = (allowance(unit) + bonus) * (2 if action == "MARCH" else 1)  # VF-57, VF-65, AMB-14
     cost = facts["cost"]
     if cost is None:
         raise Skip("VF-190", T("the path crosses impassable terrain"))
@@ -219,13 +331,13 @@ def _rally(ctx: Ctx, unit_id: str, enemy_near: bool) -> None:
         ctx.game = m.with_unit(ctx.game, replace(unit, casualties=max(0, unit.casualties - 1)))
 
 
-def _acted(ctx: Ctx, unit_id: str, action: str) -> None:
+def _acted(ctx: Ctx, unit_id: str, action: str, moved: bool = True) -> None:
     unit = ctx.game.unit(unit_id)
     flags = replace(
         unit.turn_flags,
         acted=True,
         action=action,
-        moved_this_turn=action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"),
+        moved_this_turn=moved and action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"),
         charged_this_round=action == "CHARGE",
     )
     ctx.game = m.with_unit(ctx.game, replace(unit, turn_flags=flags))

@@ -60,6 +60,7 @@ class Ctx:
     flow: dict[str, JSON]
     rng: Rng
     log: list[LogEntry] = field(default_factory=list)
+    actor: str = ""  # the role whose action is applied (rules.apply)
 
     # --- facts ---
     def facts(self) -> dict[str, JSON]:
@@ -81,6 +82,10 @@ class Ctx:
 
     # --- log ---
     def say(self, text: str, audience: frozenset[str] | None = None, data: JSON = None) -> None:
+        if audience is None and self.flow.get("visibility") == "umpire_filtered":
+            # 4.6: a line may name units the other side cannot see; it is for the side whose
+            # turn it is and the role that acted (the umpire reads every line)
+            audience = frozenset(r for r in (self.game.turn.active_side, self.actor) if r)
         self.log.append(LogEntry(text, audience, data))
 
     # --- dice (digest 0: every roll logged with its purpose, faces, modifier and outcome) ---

@@ -6,4 +6,4 @@ from __future__ import annotations
 TURN_ORDERS = "turn_orders"  # the sealed whole-turn order sheet (4.5)
 FIRST_SIDE = "choose_first_side"  # the initiative winner's choice (VF-251)
 CONFIRM = "confirm"  # the umpire confirms the proposed geometric facts (V-06)
-PLAY_FATE = "play_fate"  # a fate card (VF-222: refused, not built)
+PLAY_FATE = "play_fate"  # the inactive side's cards in an open fate window (V-01, fate.py)

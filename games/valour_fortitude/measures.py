@@ -3,8 +3,9 @@ umpire from the geometry aid (`geometry`, `sight_lines`). Nothing here decides a
 steps take the confirmed values.
 
 Moves are translations: every base follows the polyline of the unit's anchor (the centre of its
-front edge), so every base travels the same length (VF-56); a turn or a formation change is not
-built (VF-60, refused by the order checks).
+front edge), so every base travels the same length (VF-56); turning on the move is not built.
+A formation change (VF-60) is its own step before or after the move: `reform_*` propose its
+placement and its 3 in rule.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from games.valour_fortitude.match import on_table
 from games.valour_fortitude.proposals import inches_text
 from games.valour_fortitude.sight_lines import line_of_sight, nearest_visible_target
 from games.valour_fortitude.state import (
+    Formation,
     GameState,
     Leader,
     Objective,
@@ -207,6 +209,9 @@ def path_cost(game: GameState, unit: Unit, path: Sequence[Point], road_bonus: bo
     blocked = False
     hull = swept(unit, path, game)
     assert isinstance(hull, shapely.Geometry)
+    light_open = unit.formation is Formation.OPEN_ORDER and "leichte_infanterie" in (
+        unit.stats.special_rules
+    )
     for piece in game.terrain:
         outline = g.piece_polygon(piece)
         if Trait.IMPASSABLE in piece.traits and hull.intersection(outline).area > 1e-6:
@@ -219,7 +224,9 @@ def path_cost(game: GameState, unit: Unit, path: Sequence[Point], road_bonus: bo
             notes.append(f"obstacle {piece.id} +4")
         if inside <= g.EXACT:
             continue
-        if Trait.ROUGH in piece.traits:
+        if Trait.ROUGH in piece.traits and light_open:
+            notes.append(f"rough {piece.id} not counted: light infantry in open order (VF-146)")
+        elif Trait.ROUGH in piece.traits:
             cost += inside
             notes.append(f"rough {piece.id} {inches_text(inside)} in twice")
         elif Trait.ROAD in piece.traits and road_bonus and piece.gives_march_bonus:
@@ -397,3 +404,60 @@ def withdraw_arcs(game: GameState, unit: Unit, path: Sequence[Point]) -> Fact:
     ]
     text = f"{unit.id} ends inside the front arcs it started in"
     return Fact(text, not broken, BOOL, "VF-61", ", ".join(broken) or "kept")
+
+
+# --- formation changes (VF-60) ---
+
+
+def shape_gap_to_enemies(game: GameState, unit: Unit) -> float:
+    shape = g.footprint_polygon(unit, game.terrain)
+    return min(
+        (
+            float(shapely.distance(shape, g.footprint_polygon(e, game.terrain)))
+            for e in enemies(game, unit.side)
+        ),
+        default=math.inf,
+    )
+
+
+def reform_clear_of_enemies(game: GameState, before: Unit, after: Unit) -> Fact:
+    """VF-60: the unit starts and ends the change more than 3 in from every enemy unit."""
+    start, end = shape_gap_to_enemies(game, before), shape_gap_to_enemies(game, after)
+    text = f"{before.id} starts and ends its formation change more than 3 in from enemy units"
+    ok = min(start, end) > KEEP_AWAY_IN + g.EXACT
+    note = f"nearest enemy {inches_text(start)} in before, {inches_text(end)} in after"
+    return Fact(text, ok, BOOL, "VF-60", note)
+
+
+def reform_place(before: Unit, after: Unit) -> Fact:
+    """VF-60, digest 4.2: the new block as built around the pivot base; the umpire confirms it
+    or shifts it (an offset; null: the unit cannot be set up so)."""
+    pivot = after.bases[0]
+    note = (
+        f"{after.formation.value} of {len(after.bases)} base(s) around the pivot base at "
+        f"({pivot.x}, {pivot.y}) facing {pivot.facing_deg}; outline "
+        + " | ".join(" ".join(f"({x}, {y})" for x, y in part) for part in g.footprint(after).value)
+    )
+    return Fact(f"placement of {before.id} in its new formation", ["0", "0"], OFFSET, "VF-60", note)
+
+
+def reform_fits(game: GameState, after: Unit) -> Fact:
+    """VF-8, VF-56: the new block stands on the table, clear of friendly units and of
+    impassable terrain."""
+    shape = g.footprint_polygon(after, game.terrain)
+    x0, y0, x1, y1 = shape.bounds
+    problems = []
+    width, depth = float(game.table.width_in), float(game.table.depth_in)
+    if x0 < -g.EXACT or y0 < -g.EXACT or x1 > width + g.EXACT or y1 > depth + g.EXACT:
+        problems.append("leaves the table")
+    for friend in table_units(game):
+        if friend.side != after.side or friend.id == after.id:
+            continue
+        if shapely.distance(shape, g.footprint_polygon(friend, game.terrain)) <= 0.05:
+            problems.append(f"touches {friend.id}")
+    for piece in game.terrain:
+        inside = shape.intersection(g.piece_polygon(piece)).area > 1e-6
+        if Trait.IMPASSABLE in piece.traits and inside:
+            problems.append(f"stands on impassable {piece.id}")
+    text = f"{after.id} in its new formation stands on the table clear of friendly units"
+    return Fact(text, not problems, BOOL, "VF-8", "; ".join(problems) or "clear")

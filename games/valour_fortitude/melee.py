@@ -2,10 +2,23 @@
 with the strike back (VF-72), the result and its tie-breaks (VF-73), casualties and morale
 (VF-74, VF-105), automatic flight (VF-106) and cavalry falling back (VF-75, VF-62).
 
-Not built: square tests (VF-142, no unit can form square), support of the strike back (AMB-15:
-the missed V-09 default, no supporters, always applies), brigade support (VF-93, refused in an
-explicit plan), relentless charges (VF-163, logged when they would arise), occupation after a
-melee (VF-200, V-12)."""
+Brigade support (VF-93, AMB-23: one unit per side per fight) is built for the attacking unit:
+the sheet's explicit plan names it (`brigade_supporter`, or none), the auto plan takes the first
+eligible unit by id whose support costs neither VF-94's +1 nor a reroll (VF-153..155). It is a
+supporting unit for VF-94 and the rerolls, not melee support (no automatic flight, VF-106 L387;
+no falling back, VF-75 L296).
+
+Strike-back support (VF-72, AMB-15, V-09) follows the inactive side's standing policy (digest
+4.5), set by the `strike_back` field of its own last sheet: `none` (the default, and V-09's
+deadline default) or `auto`: the engine picks, before any die, up to 3 melee supporters (VF-91,
+VF-92: units touching only the attacking unit) and one brigade supporter of the target's
+brigade (VF-93, AMB-23), each only when it costs neither VF-94's +1 nor a reroll. Supporters of
+the strike back fall back when they lose (VF-75, AMB-19); cavalry among them makes a losing
+infantry attacker flee (VF-106, AMB-25).
+
+Square tests (VF-142, VF-152) come first, then the plan. Not built: a reaction window for V-09
+(the standing policy answers it; VF-32), relentless charges (VF-163, logged when they would
+arise), occupation after a melee (VF-200, V-12)."""
 
 from __future__ import annotations
 
@@ -15,17 +28,19 @@ from decimal import Decimal
 
 from games.core.i18n import T
 from games.core.protocol import JSON
+from games.valour_fortitude import fate
+from games.valour_fortitude import formations as fm
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.command import Step, sheet
 from games.valour_fortitude.context import Ctx, Fact
 from games.valour_fortitude.morale import flee, take_casualties
-from games.valour_fortitude.shooting import Skip, bind, napoleon_of
+from games.valour_fortitude.shooting import bind, napoleon_of
+from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, Unit, exact
 from games.valour_fortitude.values import (
     allowance,
     has,
-    hit_tests,
     in_march_column,
     is_artillery,
     is_cavalry,
@@ -40,6 +55,14 @@ def plan(ctx: Ctx) -> list[Step]:
     covers every contacted unit, else one fight per contacted unit in id order with the other
     units touching only that target as supporters (auto)."""
     game = ctx.game
+    turn = game.turn
+    done = f"{turn.round}:{turn.active_side}:{turn.turns_taken_a}:{turn.turns_taken_b}"
+    if ctx.flow.get("square_tests") != done:  # VF-142: first, at the start of the phase
+        tests = square_tests(ctx)
+        ctx.flow["square_tests"] = done
+        if tests is not None:
+            return [*tests, {"do": "melee_plan"}]
+        game = ctx.game
     active = str(game.turn.active_side)
     wanted: dict[str, Callable[[], Fact]] = {}
     for a in ms.table_units(game):
@@ -63,6 +86,56 @@ def plan(ctx: Ctx) -> list[Step]:
         fights = _auto(game, touching)
     contacts: JSON = {a: list[JSON](sorted(es)) for a, es in touching.items()}
     return [{"do": "fight", **f, "contacts": contacts} for f in fights]
+
+
+def square_tests(ctx: Ctx) -> list[Step] | None:
+    """VF-142: 1D6 for every cavalry unit in contact with a square (VF-152: or, attacking, with
+    a company column): +2 if all those squares are shaken, +2 (VF-152) against company columns;
+    1-3 one casualty and withdraw, 4-5 withdraw, 6+ stays. None when no test was rolled."""
+    game = ctx.game
+    active = str(game.turn.active_side)
+    wanted: dict[str, Callable[[], Fact]] = {}
+    for cav in ms.table_units(game):
+        if not is_cavalry(cav):
+            continue
+        for other in ms.enemies(game, cav.side):
+            if fm.square_like(other, cav.side == active) and ms.gap(game, cav, other) <= ms.NEAR_IN:
+                wanted[f"square:{cav.id}:{other.id}"] = bind(ms.contact, game, cav, other)
+    facts = ctx.need(wanted)
+    squares: dict[str, list[Unit]] = {}
+    for key, value in facts.items():
+        if value:
+            _, cav_id, square_id = key.split(":")
+            squares.setdefault(cav_id, []).append(game.unit(square_id))
+    if not squares:
+        return None
+    follow: list[Step] = []
+    for cav_id in sorted(squares):
+        touched = squares[cav_id]
+        modifier = 2 if all(shaken(u) for u in touched) else 0
+        if all(u.formation is Formation.COMPANY_COLUMN for u in touched):
+            modifier += 2  # VF-152
+        face = ctx.roll(1)[0]
+        outcome = fm.square_test_outcome(face, modifier)
+        ctx.say(
+            T(
+                "Square test of {unit} (VF-142): die {face}, modifier {modifier}: {outcome}",
+                unit=cav_id,
+                face=face,
+                modifier=f"{modifier:+d}",
+                outcome={
+                    "loss": T("one casualty and it must withdraw"),
+                    "withdraw": T("it must withdraw"),
+                    "stay": T("it stays in contact"),
+                }[outcome],
+            ),
+            data={"roll": {"purpose": "square test", "faces": [face], "modifier": modifier}},
+        )
+        if outcome == "loss":
+            take_casualties(ctx, cav_id, 1, shooting=False, winner=False)
+        if outcome != "stay" and m.on_table(ctx.game.unit(cav_id)):
+            follow.append({"do": "fall_back", "unit": cav_id})  # VF-61, VF-62
+    return follow
 
 
 def _auto(game: GameState, touching: dict[str, list[str]]) -> list[dict[str, JSON]]:
@@ -104,7 +177,10 @@ def _explicit(
             elif in_march_column(ctx.game.unit(s)):
                 problem = ("VF-83", T("{unit} is in march column and cannot support", unit=s))
         assigned += [a, *helpers]
-        out.append({"attacker": a, "target": t, "supporters": list(helpers)})
+        brigade = fight.get("brigade_supporter")  # VF-93: checked when the fight is reached
+        out.append(
+            {"attacker": a, "target": t, "supporters": list(helpers), "brigade_supporter": brigade}
+        )
     if problem is None and sorted(assigned) != sorted(touching):
         problem = ("VF-71", T("the plan must assign every unit in contact exactly once"))
     if problem is not None:
@@ -127,18 +203,24 @@ def _value(
     helpers: list[Unit],
     facts: dict[str, JSON],
     striking_back: bool,
+    brigade: int = 0,
 ) -> int:
     """VF-80..VF-93, VF-143, VF-192, VF-210: the melee attack value of `unit` against `enemy`;
-    `sees`: the enemy is visible to it; `seen`: it is visible to the enemy."""
+    `sees`: the enemy is visible to it; `seen`: it is visible to the enemy; `brigade`: 1 when
+    a unit gives it brigade support (VF-93)."""
     if in_march_column(unit):
         return 1  # VF-83: fixed
     rough = facts.get(f"rough:{unit.id}") or facts.get(f"rough:{enemy.id}")
-    halvings = (0 if sees else 1) + (1 if rough and (is_cavalry(unit) or is_artillery(unit)) else 0)
+    surrounded = not sees and unit.formation is not Formation.COMPANY_COLUMN  # VF-88, VF-152
+    halvings = surrounded + (1 if rough and (is_cavalry(unit) or is_artillery(unit)) else 0)
     adds: list[int] = []
     if is_infantry(unit) and unit.formation is Formation.LINE and sees and unit.stats.ranged:
         adds.append(unit.stats.ranged // 2)  # VF-84, AMB-20
-    if not seen and enemy.formation is not Formation.SQUARE:
-        adds.append(1)  # VF-86
+    if not seen and enemy.formation not in (Formation.SQUARE, Formation.COMPANY_COLUMN):
+        adds.append(1)  # VF-86 (VF-141, VF-152: never flanked)
+    cover = facts.get("cover:t" if striking_back else "cover:a")
+    if fm.melee_bonus(unit, cover not in (None, "none")):
+        adds.append(fm.melee_bonus(unit, cover not in (None, "none")))  # VF-141/146/152
     if is_artillery(unit) and enemy.formation in (Formation.MARCH_COLUMN, Formation.ATTACK_COLUMN):
         adds.append(1)  # VF-85
     if has(unit, "kartaetsche") and sees:
@@ -149,7 +231,9 @@ def _value(
         if slots + width > 3:
             break
         slots += width
-        adds.append(2)  # VF-91
+        adds.append(1 if h.formation is Formation.OPEN_ORDER else 2)  # VF-91, VF-146
+    if brigade:
+        adds.append(1)  # VF-93: one brigade supporter at most (AMB-23)
     if striking_back and facts.get(f"wellington:{unit.id}"):
         adds.append(1)  # VF-210
     return pipeline(unit.stats.melee, halvings, adds)
@@ -208,14 +292,50 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
     british = target.army_list == m.side_state(game, target.side).army_list  # AMB-32
     if "wellington" in cinc.special_rules and is_infantry(target) and british and not cinc.removed:
         wanted[f"wellington:{target.id}"] = bind(ms.within, game, cinc, target, 12.0, "VF-210")
+    named, candidates, refused = _brigade_candidates(game, step, attacker, helpers)
+    policy = ctx.flow.get("strike_back")  # V-09: the inactive side's standing policy (4.5)
+    auto_back = isinstance(policy, dict) and policy.get(target.side) == "auto"
+    t_helpers = strike_back_helpers(game, step, attacker, target) if auto_back else []
+    t_candidates = _brigade_near(game, step, target, t_helpers) if auto_back else []
+    for c in (*candidates, *t_candidates):
+        fighter = attacker if c.side == attacker.side else target
+        wanted[f"brigade:{c.id}"] = bind(ms.within, game, c, fighter, BRIGADE_SUPPORT_IN, "VF-93")
     facts = ctx.need(wanted)
+    brigade = _brigade_supporter(ctx, named, candidates, refused, attacker, helpers, facts)
+    backers = [*helpers, *([brigade] if brigade is not None else [])]  # VF-94 "supporting"
+    t_helpers = _keeping(target, [], t_helpers)
+    for h in t_helpers:
+        ctx.say(
+            T(
+                "{unit} supports the strike back of {target} (V-09, AMB-15)",
+                unit=h.id,
+                target=target.id,
+            )
+        )
+    t_brigade = _brigade_supporter(ctx, False, t_candidates, None, target, t_helpers, facts)
+    t_backers = [*t_helpers, *([t_brigade] if t_brigade is not None else [])]
     a_sees, t_sees = bool(facts["a_sees"]), bool(facts["t_sees"])
-    a_value = _value(attacker, target, a_sees, t_sees, helpers, facts, False)
-    t_value = _value(target, attacker, t_sees, a_sees, [], facts, True)
-    a_faces, a_hits = hit_tests(
-        ctx.roll, a_value, _modifier(attacker, helpers), _rerolls(attacker, helpers)
+    a_value = _value(
+        attacker, target, a_sees, t_sees, helpers, facts, False, brigade=len(backers) - len(helpers)
     )
-    t_faces, t_hits = hit_tests(ctx.roll, t_value, _modifier(target, []), _rerolls(target, []))
+    t_value = _value(
+        target,
+        attacker,
+        t_sees,
+        a_sees,
+        t_helpers,
+        facts,
+        True,
+        brigade=len(t_backers) - len(t_helpers),
+    )
+    a_value += fate.melee_bonus(ctx, attacker)  # cards A, Q (VF-222)
+    t_value += fate.melee_bonus(ctx, target)
+    a_faces, a_hits = fate.hit_tests(
+        ctx, attacker, a_value, _modifier(attacker, backers), _rerolls(attacker, backers)
+    )
+    t_faces, t_hits = fate.hit_tests(
+        ctx, target, t_value, _modifier(target, t_backers), _rerolls(target, t_backers)
+    )
     ctx.say(
         T(
             "Melee: {unit} attacks {target} with {dice} dice: {faces}, {hits} hits",
@@ -241,7 +361,7 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
     win, lose = (attacker, target) if attacker_wins else (target, attacker)
     ctx.say(T("{unit} wins the fight (VF-73)", unit=win.id))
     # VF-74: casualties, then morale tests; winners take none (VF-105)
-    auto = _auto_flight(lose, win, helpers if lose is target else [])
+    auto = _auto_flight(lose, win, helpers if lose is target else t_helpers)
     for unit, hits in ((target, a_hits), (attacker, t_hits)):
         if unit is lose and auto is not None:
             flee(ctx, unit.id, auto)  # VF-106: without a morale test
@@ -253,14 +373,155 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
             ctx.game.unit(u.id).turn_flags, attacked_this_phase=True, won_melee_this_phase=u is win
         )
         ctx.game = m.with_unit(ctx.game, replace(ctx.game.unit(u.id), turn_flags=flags))
+    for u in (*backers, *t_backers):  # VF-81, VF-89: support once per phase
+        flags = replace(ctx.game.unit(u.id).turn_flags, supported_this_phase=True)
+        ctx.game = m.with_unit(ctx.game, replace(ctx.game.unit(u.id), turn_flags=flags))
     follow: list[Step] = []
-    losers = [lose, *(helpers if lose is attacker else [])]
+    losers = [lose, *(helpers if lose is attacker else t_helpers)]
     for u in losers:  # VF-75, AMB-19: every losing cavalry unit
         if is_cavalry(u) and m.on_table(ctx.game.unit(u.id)):
             follow.append({"do": "fall_back", "unit": u.id})
     if not m.on_table(ctx.game.unit(lose.id)) and has(win, "unnachgiebig"):
         ctx.say(T("{unit} could make a relentless charge: not built (VF-163)", unit=win.id))
     return follow
+
+
+BRIGADE_SUPPORT_IN = 3.0  # VF-93
+
+
+def brigade_refusal(game: GameState, unit: Unit, attacker: Unit, contacts: JSON) -> str | None:
+    """Why `unit` cannot give `attacker` brigade support (VF-93), apart from the 3 in (a fact);
+    `contacts`: the active units in contact with enemies when the fights were planned."""
+    if unit.side != attacker.side or unit.brigade != attacker.brigade or unit.id == attacker.id:
+        return T("{unit} is not of the fighting unit's brigade", unit=unit.id)
+    if not m.on_table(unit):
+        return T("{unit} is not on the table", unit=unit.id)
+    if _touching(unit.id, contacts):
+        return T("{unit} is in contact with an enemy unit", unit=unit.id)
+    if unit.turn_flags.attacked_this_phase or unit.turn_flags.supported_this_phase:
+        return T("{unit} has already fought or supported this phase (VF-81)", unit=unit.id)
+    if in_march_column(unit):
+        return T("{unit} is in march column and cannot support", unit=unit.id)  # VF-83
+    return None
+
+
+def _brigade_candidates(
+    game: GameState, step: Step, attacker: Unit, helpers: list[Unit]
+) -> tuple[bool, list[Unit], str | None]:
+    """(named, candidates, refusal): the sheet's named brigade supporter (an explicit plan;
+    None there: no brigade support), or, for the auto plan, every eligible unit of the
+    attacker's brigade near enough to be within 3 in. Only these are measured."""
+    if "brigade_supporter" in step:
+        name = step["brigade_supporter"]
+        if name is None:
+            return True, [], None
+        found = next((u for u in game.units if u.id == name), None)
+        if found is None:
+            return True, [], T("{unit} is not a unit", unit=name)
+        why = brigade_refusal(game, found, attacker, step.get("contacts"))
+        return True, ([] if why else [found]), why
+    return False, _brigade_near(game, step, attacker, helpers), None
+
+
+def _brigade_near(game: GameState, step: Step, fighter: Unit, helpers: list[Unit]) -> list[Unit]:
+    """The eligible units of `fighter`'s brigade near enough to be within 3 in, by id."""
+    taken = {h.id for h in helpers}
+    near = [
+        u
+        for u in game.units
+        if u.id not in taken
+        and brigade_refusal(game, u, fighter, step.get("contacts")) is None
+        and ms.gap(game, u, fighter) <= BRIGADE_SUPPORT_IN + ms.NEAR_IN
+    ]
+    return sorted(near, key=lambda u: u.id)
+
+
+def _touching(unit_id: str, contacts: JSON) -> bool:
+    """Whether the unit was in contact with an enemy when the fights were planned (`contacts`:
+    each active unit in contact -> the enemy units it touches)."""
+    if not isinstance(contacts, dict):
+        return False
+    return unit_id in contacts or any(
+        isinstance(es, list) and unit_id in es for es in contacts.values()
+    )
+
+
+def strike_back_helpers(game: GameState, step: Step, attacker: Unit, target: Unit) -> list[Unit]:
+    """V-09 `auto` (AMB-15), VF-91, VF-92: the target's side's units in contact with the
+    attacking unit and with no other enemy unit, on the table, not in march column (VF-83),
+    not yet fought or supported this phase (VF-81), by id."""
+    contacts = step.get("contacts")
+    if not isinstance(contacts, dict):
+        return []
+    touching = contacts.get(attacker.id)
+    out = []
+    for uid in sorted(str(e) for e in touching) if isinstance(touching, list) else []:
+        unit = game.unit(uid)
+        others = [a for a, es in contacts.items() if isinstance(es, list) and uid in es]
+        flags = unit.turn_flags
+        if (
+            uid == target.id
+            or others != [attacker.id]
+            or not m.on_table(unit)
+            or in_march_column(unit)
+            or flags.attacked_this_phase
+            or flags.supported_this_phase
+        ):
+            continue
+        out.append(unit)
+    return out
+
+
+def _keeping(unit: Unit, chosen: list[Unit], candidates: list[Unit]) -> list[Unit]:
+    """Candidates added one by one while each keeps VF-94's modifier and the rerolls, within
+    the 3 support slots (a Kartätsche supporter takes 2, AMB-22)."""
+    slots = sum(2 if has(h, "kartaetsche") else 1 for h in chosen)
+    for c in candidates:
+        width = 2 if has(c, "kartaetsche") else 1
+        with_c = [*chosen, c]
+        keeps = _modifier(unit, with_c) >= _modifier(unit, chosen) and (
+            _rerolls(unit, with_c) or not _rerolls(unit, chosen)
+        )
+        if keeps and slots + width <= 3:
+            chosen, slots = with_c, slots + width
+    return chosen
+
+
+def _brigade_supporter(
+    ctx: Ctx,
+    named: bool,
+    candidates: list[Unit],
+    refused: str | None,
+    attacker: Unit,
+    helpers: list[Unit],
+    facts: dict[str, JSON],
+) -> Unit | None:
+    """VF-93, AMB-23: the one brigade supporter of the attacking unit, logged."""
+    chosen = None
+    for c in candidates:
+        if not facts.get(f"brigade:{c.id}"):
+            if named:
+                refused = T(
+                    "{unit} is not within 3 in of {attacker}", unit=c.id, attacker=attacker.id
+                )
+            continue
+        keeps = _modifier(attacker, [*helpers, c]) >= _modifier(attacker, helpers) and (
+            _rerolls(attacker, [*helpers, c]) or not _rerolls(attacker, helpers)
+        )
+        if named or keeps:
+            chosen = c
+            break
+    if refused is not None:
+        ctx.say(T("Brigade support is skipped (VF-93): {why}", why=refused))
+    if chosen is not None:
+        ctx.say(
+            T(
+                "{unit} gives {attacker} brigade support: +1 die (VF-93)",
+                unit=chosen.id,
+                attacker=attacker.id,
+            )
+        )
+    return chosen
 
 
 def winner_is_attacker(a_hits: int, t_hits: int, facts: dict[str, JSON]) -> bool:
@@ -282,6 +543,8 @@ def _auto_flight(loser: Unit, winner: Unit, winner_helpers: list[Unit]) -> str |
     VF-200 never applies)."""
     if is_artillery(loser):
         return T("artillery lost a melee (VF-106)")
+    if loser.formation is Formation.SQUARE:
+        return T("a square lost a melee (VF-141)")
     if is_infantry(loser) and any(is_cavalry(u) for u in (winner, *winner_helpers)):
         return T("infantry lost a melee against cavalry (VF-106)")
     return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.core.i18n import T
+from games.valour_fortitude import fate
 from games.valour_fortitude import match as m
 from games.valour_fortitude.context import Ctx
 from games.valour_fortitude.values import shaken
@@ -39,9 +40,11 @@ def take_casualties(
     if winner:
         ctx.say(T("{unit} won the melee: no morale test (VF-105)", unit=unit.id))
         return
-    modifier = (1 if shooting else 0) + bonus
+    modifier = (1 if shooting else 0) + bonus + fate.morale_modifier(ctx, unit)  # J (Britain)
     purpose = T("Morale test of {unit} (VF-104)", unit=unit.id)
-    if not ctx.test(purpose, excess, modifier, 4):
+    if not ctx.test(purpose, excess, modifier, 4) and not fate.inspiration(
+        ctx, unit.side, "unit", unit.id
+    ):  # card 8
         flee(ctx, unit.id, T("failed its morale test"))
 
 
@@ -100,7 +103,9 @@ def resolve_test(ctx: Ctx, brigade_id: str, bg_near_cinc: bool, napoleon: bool) 
     modifier += 1 if napoleon else 0
     ctx.game = m.with_brigade(ctx.game, replace(brigade, pending_resolve_tests=0))
     purpose = T("Resolve test of brigade {brigade} (VF-109)", brigade=brigade_id)
-    passed = ctx.test(purpose, n, modifier, 4)
+    passed = ctx.test(purpose, n, modifier, 4) or fate.inspiration(
+        ctx, brigade.side, "brigade", brigade_id
+    )  # card 8
     if not passed:
         setback(ctx, brigade.side, T("brigade {brigade} wavers (VF-110)", brigade=brigade_id))
     return passed

@@ -15,7 +15,9 @@ from decimal import Decimal, InvalidOperation
 
 from games.core.i18n import T
 from games.core.protocol import JSON, Rejection
-from games.valour_fortitude.state import GameState, Point, exact
+from games.valour_fortitude import formations as fm
+from games.valour_fortitude.state import GameState, Point, Unit, exact
+from games.valour_fortitude.values import is_artillery
 
 ACTIONS = ("STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY")  # VF-54
 MODES = ("full", "skirmish", "carbine")  # VF-144, VF-145
@@ -40,20 +42,45 @@ SHOT: JSON = {
     "required": ["target", "firer"],
     "additionalProperties": False,
 }
+FORMATIONS = ("LINE", "ATTACK_COLUMN", "MARCH_COLUMN", "SQUARE", "OPEN_ORDER", "COMPANY_COLUMN")
+FORMATION_CHANGE: JSON = {  # VF-60 (formations.py)
+    "type": "object",
+    "properties": {
+        "formation": {"enum": list(FORMATIONS)},
+        "files": {"type": "integer", "minimum": 0, "maximum": 200},
+        "ranks": {"type": "integer", "minimum": 0, "maximum": 200},
+        "facing": {
+            "oneOf": [
+                {"type": "number", "minimum": 0, "exclusiveMaximum": 360},
+                {"type": "string", "pattern": r"^\d{1,3}(\.\d{1,3})?$"},
+            ]
+        },
+        "pivot": {"type": "integer", "minimum": 0, "maximum": 40},
+        "gap_in": COORD,
+    },
+    "required": ["formation"],
+    "additionalProperties": False,
+}
 UNIT_ORDER: JSON = {
     "type": "object",
     "properties": {
         "action": {"enum": list(ACTIONS)},
         "path": PATH,
         "target": ID,
-        "formation_after": {"type": "object"},
+        "formation_before": FORMATION_CHANGE,
+        "formation_after": FORMATION_CHANGE,
     },
     "required": ["action"],
     "additionalProperties": False,
 }
 FIGHT: JSON = {
     "type": "object",
-    "properties": {"attacker": ID, "target": ID, "supporters": IDS},
+    "properties": {
+        "attacker": ID,
+        "target": ID,
+        "supporters": IDS,
+        "brigade_supporter": {"oneOf": [ID, {"type": "null"}]},  # VF-93
+    },
     "required": ["attacker", "target"],
     "additionalProperties": False,
 }
@@ -77,6 +104,8 @@ TURN_ORDERS: JSON = {
             ]
         },
         "on_illegal": {"enum": ["skip", "ask"]},
+        "strike_back": {"enum": ["none", "auto"]},  # V-09 standing policy (melee.py)
+        "reserves": {"type": "array", "maxItems": 30},  # VF-120 (reserves.py checks each)
     },
     "additionalProperties": False,
 }
@@ -134,8 +163,9 @@ def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[R
     def bad(rule: str, message: str, path: str) -> None:
         out.append(Rejection(rule, message, path))
 
-    if sheet.get("fate"):
-        bad("VF-222", T("playing fate cards is not built yet"), "/fate")
+    from games.valour_fortitude.fate import entry_problems  # VF-222 (fate.py)
+
+    out.extend(entry_problems(game, side, _list(sheet.get("fate")), "/fate", None))
     if sheet.get("on_illegal") == "ask":
         bad("4.5", T("on_illegal: ask is not built; illegal steps are skipped"), "/on_illegal")
     for i, shot in enumerate(_list(sheet.get("shooting"))):
@@ -171,9 +201,11 @@ def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[R
             bad("VF-53", T("{unit} is not a unit of yours", unit=unit_id), where)
             continue
         action = order.get("action")
-        if "formation_after" in order:
-            bad("VF-60", T("formation changes are not built yet"), where)
-        if action in ("MOVE", "WITHDRAW", "MARCH", "CHARGE") and "path" not in order:
+        changes = [w for w in ("before", "after") if f"formation_{w}" in order]
+        for rule, message in change_problems(game.unit(unit_id), order):
+            bad(rule, message, where)
+        needs_path = ("WITHDRAW", "MARCH", "CHARGE") if changes else ACTIONS[1:5]
+        if action in needs_path and "path" not in order:
             bad("VF-56", T("a {action} needs a path", action=action), where)
         if action == "CHARGE":
             target = units.get(str(order.get("target")))
@@ -199,6 +231,30 @@ def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[R
             bad("VF-91", T("the supporters are units of yours, each once"), where)
         if len(helpers) > 3:
             bad("VF-91", T("at most 3 units support a melee"), where)
+        brigade = fight.get("brigade_supporter")
+        if brigade is not None and (brigade not in own or brigade in helpers):
+            bad("VF-93", T("{unit} cannot give brigade support here", unit=brigade), where)
+    return out
+
+
+def change_problems(unit: Unit, order: dict[str, JSON]) -> list[tuple[str, str]]:
+    """VF-60: what is wrong with the formation changes of a unit's order (formations.py)."""
+    action = str(order.get("action"))
+    changes = [w for w in ("before", "after") if f"formation_{w}" in order]
+    if unit.fled or not unit.bases:
+        return []  # checked again when the step is reached
+    if len(changes) > 1:
+        return [("VF-60", T("one formation change per action: before or after the move"))]
+    out = []
+    for when in changes:
+        spec = fm.spec_of(order[f"formation_{when}"])
+        problem = fm.change_problem(unit, action, when, spec, "path" in order)
+        middle = [] if is_artillery(unit) else fm.middle_pivots(unit)
+        if problem is None and middle and spec.pivot is not None and spec.pivot not in middle:
+            why = T("the pivot must be a base from the middle of the front rank")
+            problem = fm.Refused("VF-60", why)
+        if problem is not None:
+            out.append((problem.rule, problem.message))
     return out
 
 

@@ -12,12 +12,14 @@ import shapely  # type: ignore[import-untyped]
 from games.core.protocol import JSON, Action, Role, Ruleset
 from games.core.rng import Rng
 from games.core.umpire import UMPIRE
+from games.valour_fortitude import fate, reserves
+from games.valour_fortitude import formations as fm
 from games.valour_fortitude import geometry as g
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
-from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, TURN_ORDERS
+from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, PLAY_FATE, TURN_ORDERS
 from games.valour_fortitude.shooting import can_fire, fire_profile
-from games.valour_fortitude.state import GameState, Unit
+from games.valour_fortitude.state import Formation, GameState, Unit
 from games.valour_fortitude.values import allowance, is_artillery, is_cavalry, is_infantry
 
 
@@ -30,9 +32,75 @@ def random_action(rules: Ruleset[m.Match], match: m.Match, role: Role, rng: Rng)
         return Action(UMPIRE, CONFIRM, {})  # the automatic umpire accepts every proposal
     if FIRST_SIDE in prompt.kinds:
         return Action(role, FIRST_SIDE, {"side": rng.choice(("A", "B"))})
+    if PLAY_FATE in prompt.kinds:
+        window = fate.window(match.flow)
+        hook = str(window["hook"]) if window else fate.ENEMY_TURN
+        return Action(role, PLAY_FATE, {"plays": random_plays(match.game, role, rng, hook)})
     if TURN_ORDERS in prompt.kinds:
-        return Action(role, TURN_ORDERS, random_sheet(match.game, role, rng))
+        sheet = random_sheet(match.game, role, rng)
+        sheet["fate"] = random_plays(match.game, role, rng, None, sheet)
+        sheet["reserves"] = random_reserves(match, role, rng)
+        return Action(role, TURN_ORDERS, sheet)
     return None
+
+
+def random_reserves(match: m.Match, side: str, rng: Rng) -> list[JSON]:
+    """Reserve units brought on over the own edge, straight in (VF-120)."""
+    game = match.game
+    edge = m.side_state(game, side).edge or "south"
+    out: list[JSON] = []
+    for unit_id in reserves.waiting(game, match.flow, side):
+        if not rng.chance(1, 2):
+            continue
+        along = 5 + rng.below(int(game.table.width_in) - 10)
+        reach = 8 + rng.below(8)
+        width, depth = int(game.table.width_in), int(game.table.depth_in)
+        at, end = {
+            "south": ((along, 0), (along, reach)),
+            "north": ((along, depth), (along, depth - reach)),
+            "west": ((0, along % depth), (reach, along % depth)),
+            "east": ((width, along % depth), (width - reach, along % depth)),
+        }[edge]
+        out.append({"unit": unit_id, "at": list(at), "path": [list(end)]})
+    return out
+
+
+def random_plays(
+    game: GameState,
+    side: str,
+    rng: Rng,
+    window: str | None,
+    sheet: dict[str, JSON] | None = None,
+) -> list[JSON]:
+    """Some cards of the side's own hand, each with plausible choices; entries the rules would
+    refuse are dropped (VF-222, VF-37)."""
+    own = [u for u in ms.table_units(game) if u.side == side]
+    hurt = [u.id for u in own if u.casualties]
+    brigades = [b for b in game.brigades if b.side == side and not b.broken]
+    shots = sheet.get("shooting") if sheet else None
+    out: list[JSON] = []
+    for card in fate.hand(game, side):
+        if not rng.chance(1, 2):
+            continue
+        entry: dict[str, JSON] = {"card": card}
+        if card in ("5", "J") and hurt:
+            entry["unit"] = rng.choice(hurt)
+        elif card in ("6", "8") and own:
+            entry["unit"] = rng.choice(own).id
+        elif card in ("Q", "K") and brigades:
+            entry["brigade"] = rng.choice(brigades).id
+        elif card == "10":
+            held = [o.id for o in game.objectives if o.controller == m.other(side)]
+            if held:
+                entry["objective"] = rng.choice(held)
+        elif card == "7" and isinstance(shots, list) and shots:
+            entry["shot"] = rng.below(len(shots))
+        elif card in ("4", "9") and window is None and brigades:
+            brigade = rng.choice(brigades)
+            entry.update({"as": fate.ANY, "brigade": brigade.id, "unit": brigade.units[0]})
+        if not fate.entry_problems(game, side, [*out, entry], "", window):
+            out.append(entry)
+    return out
 
 
 def _num(value: float) -> str:
@@ -106,7 +174,11 @@ def _unit_order(
         return {"action": "STAND"}
     if unit.casualties and rng.chance(1, 3):
         return {"action": "RALLY"}
+    change = _formation_change(unit, d, rng)  # VF-60, sometimes
+    if change is not None:
+        return change
     charge_ok = not is_artillery(unit) and not (is_infantry(unit) and is_cavalry(near) and d >= 6)
+    charge_ok = charge_ok and unit.formation is not Formation.SQUARE  # VF-141
     if charge_ok and d < reach - 0.5:
         path = _charge_path(unit, near, shapes, reach)
         if path is not None:
@@ -114,9 +186,21 @@ def _unit_order(
     step = min(reach - 0.25, d - 3.5)
     if step < 0.5:
         return {"action": "STAND"}
-    (fx, fy), _ = g.axes(unit.bases[0].facing_deg)
+    (fx, fy), _ = g.axes(fm.facing_of(unit))
     ax, ay = ms.anchor(unit)
     return {"action": "MOVE", "path": [_pt(ax + fx * step, ay + fy * step)]}
+
+
+def _formation_change(unit: Unit, d: float, rng: Rng) -> JSON:
+    """One time in five, far enough from the enemy (VF-60): a change of formation the unit may
+    make, as a Move of no distance (AMB-34), the umpire confirming its placement."""
+    if d <= 4.5 or not rng.chance(1, 5):
+        return None
+    specs = [s for s in fm.choices(unit) if s.formation is not unit.formation or is_artillery(unit)]
+    if not specs:
+        return None
+    spec = specs[rng.below(len(specs))]
+    return {"action": "MOVE", "formation_after": fm.spec_json(spec)}
 
 
 def _charge_path(

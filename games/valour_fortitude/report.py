@@ -54,6 +54,9 @@ def report(view: JSON, prompt: Prompt | None) -> str:
                 casualties=unit["casualties"],
             )
         )
+    hidden = view.get("hidden_units")
+    if isinstance(hidden, list) and hidden:  # 4.6 umpire_filtered
+        lines.append(T("Out of your sight (4.6): {n} enemy units", n=len(hidden)))
     objectives = game["objectives"]
     assert isinstance(objectives, list)
     for obj in objectives:
@@ -65,4 +68,39 @@ def report(view: JSON, prompt: Prompt | None) -> str:
         lines.append(str(result.get("summary")))
     if prompt is not None:
         lines.append(prompt.text)
+        lines += _how_to_write(view, prompt)
     return "\n".join(lines)
+
+
+def _how_to_write(view: dict[str, JSON], prompt: Prompt) -> list[str]:
+    """How to answer by text (order_text.py), with a short example when it is the reader's
+    turn."""
+    from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, PLAY_FATE, TURN_ORDERS
+    from games.valour_fortitude.order_text import example
+
+    if TURN_ORDERS in prompt.kinds:
+        head = T(
+            "Write your orders one a line (a # starts a comment; points are x,y in inches),"
+            " for example:"
+        )
+        return [head, *(f"    {line}" for line in example(view, prompt.role))]
+    if FIRST_SIDE in prompt.kinds:
+        return [T("Write: first A, or first B")]
+    if PLAY_FATE in prompt.kinds:  # V-01
+        return [T("Write: play none, or one line a card: play <card> [unit <unit>]")]
+    if CONFIRM in prompt.kinds:
+        lines = [T("Write: confirm, or one line a fact: correct <fact> <value> because <reason>")]
+        pending = view.get("pending")
+        for fact in pending if isinstance(pending, list) else []:
+            assert isinstance(fact, dict)
+            lines.append(
+                T(
+                    "    {key}: {fact}, proposed {value} ({rule})",
+                    key=fact["key"],
+                    fact=fact["fact"],
+                    value=repr(fact["value"]),
+                    rule=fact["rule"],
+                )
+            )
+        return lines
+    return []

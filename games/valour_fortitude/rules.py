@@ -6,9 +6,9 @@ which this engine prompts whenever a step needs geometric facts (V-06, V-14): it
 the option `auto_geometry` every proposal is accepted and the umpire is never asked.
 
 Kinds: `choose_first_side` (VF-251), `turn_orders` (the sealed whole-turn sheet, digest 4.5),
-`confirm` and `.correction` (the umpire), `play_fate` (VF-222, not built: refused), and the
-platform's `.deadline` (the open decision's default: the proposals stand, an empty sheet, the
-decider begins).
+`confirm` and `.correction` (the umpire), `play_fate` (the inactive side's cards in an open fate
+window, V-01), and the platform's `.deadline` (the open decision's default: the proposals stand,
+a fate window passes, an empty sheet, the decider begins).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from games.core.i18n import T
 from games.core.protocol import (
     DEADLINE_KIND,
     JSON,
+    OMNISCIENT,
     SYSTEM,
     Action,
     ActionSpec,
@@ -37,9 +38,9 @@ from games.core.protocol import (
 )
 from games.core.rng import Rng
 from games.core.umpire import CORRECTION_KIND, UMPIRE
+from games.valour_fortitude import fate, reserves, turn
 from games.valour_fortitude import match as m
 from games.valour_fortitude import order_sheet as o
-from games.valour_fortitude import turn
 from games.valour_fortitude.context import BOOL, COUNT, COVER, COVER_CLASSES, INCHES, OFFSET, Ctx
 from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, PLAY_FATE, TURN_ORDERS
 from games.valour_fortitude.randomplay import random_action
@@ -51,7 +52,7 @@ SCHEMAS: dict[str, JSON] = {
     FIRST_SIDE: o.FIRST_SIDE,
     CONFIRM: o.CONFIRM,
     CORRECTION_KIND: o.CORRECTION,
-    PLAY_FATE: o.PLAY_FATE,
+    PLAY_FATE: fate.PLAY_FATE,
 }
 VALIDATORS = {k: Draft202012Validator(v) for k, v in SCHEMAS.items()}  # type: ignore[arg-type]
 DESCRIPTIONS = {
@@ -59,7 +60,7 @@ DESCRIPTIONS = {
     FIRST_SIDE: "choose the side that takes the first turn (VF-251)",
     CONFIRM: "the umpire confirms every proposed fact (V-06, V-14)",
     CORRECTION_KIND: "the umpire overrides one proposed fact, with a reason (V-14)",
-    PLAY_FATE: "play a fate card (VF-222, not built)",
+    PLAY_FATE: "play fate cards in the open window, or none (V-01, VF-37)",
 }
 SIDE_NAMES = {"A": "Side A", "B": "Side B"}
 
@@ -96,6 +97,11 @@ class ValourFortitude:
                 roll=init["roll"],
             )
             return {decider: Prompt(decider, {FIRST_SIDE: DESCRIPTIONS[FIRST_SIDE]}, text)}
+        window = fate.window(state.flow)
+        if window is not None:  # V-01: opened whatever the hand holds
+            side = str(window["side"])
+            text = T("You may play fate cards now ({hook}) or none", hook=window["hook"])
+            return {side: Prompt(side, {PLAY_FATE: DESCRIPTIONS[PLAY_FATE]}, text)}
         if stage == m.ORDERS:
             side = str(state.game.turn.active_side)
             text = T(
@@ -119,7 +125,7 @@ class ValourFortitude:
         refused = problems(state, action)
         if refused:
             raise ValueError(f"invalid action: {refused[0].rule}: {refused[0].message}")
-        ctx = Ctx(state.game, json.loads(json.dumps(state.flow)), rng)
+        ctx = Ctx(state.game, json.loads(json.dumps(state.flow)), rng, actor=action.role)
         before = (state.stage, state.game.turn.active_side)
         _dispatch(ctx, action)
         after = m.Match(ctx.game, ctx.flow)
@@ -147,8 +153,9 @@ class ValourFortitude:
         return m.load(data)
 
     def parse_text(self, state: m.Match, role: Role, text: str) -> Sequence[Action] | Rejection:
-        message = T("no text notation is built: send the order sheet as JSON (turn_orders)")
-        return Rejection("4.5", message, "")
+        from games.valour_fortitude.order_text import parse  # the notation is in its docstring
+
+        return parse(state, role, text)
 
     def random_action(self, state: m.Match, role: Role, rng: Rng) -> Action | None:
         return random_action(self, state, role, rng)
@@ -167,6 +174,8 @@ class ValourFortitude:
             elif kind == CORRECTION_KIND:
                 facts = [str(p["key"]) for p in state.pending or []]
                 choices = {"payloads": [], "complete": False, "facts": list(facts)}
+            elif kind == PLAY_FATE:  # V-01: passing is always a choice
+                choices = {"payloads": [{"plays": []}], "complete": False}
             out.append(ActionSpec(kind, DESCRIPTIONS[kind], SCHEMAS[kind], choices))
         return out
 
@@ -191,7 +200,9 @@ class ValourFortitude:
     def report_text(self, state: m.Match, role: Role) -> str:
         from games.valour_fortitude.report import report
 
-        return report(self.view(state, role), self.prompts(state).get(role))
+        prompts = self.prompts(state)  # the umpire reads as the omniscient role (core.umpire)
+        prompt = prompts.get(UMPIRE) if role == OMNISCIENT else prompts.get(role)
+        return report(self.view(state, role), prompt)
 
 
 def schema_errors(kind: str, payload: JSON) -> list[Rejection]:
@@ -231,7 +242,13 @@ def problems(state: m.Match, action: Action) -> list[Rejection]:
     if malformed:
         return malformed
     if kind == PLAY_FATE:
-        return [Rejection("VF-222", T("playing fate cards is not built yet"), "/kind")]
+        window = fate.window(state.flow)
+        if window is None or window["side"] != role:
+            return [Rejection("VF-37", T("no fate window is open for you"), "/kind")]
+        assert isinstance(action.payload, dict)
+        plays = action.payload["plays"]
+        assert isinstance(plays, list)
+        return fate.entry_problems(state.game, role, plays, "/plays", str(window["hook"]))
     prompt = ValourFortitude().prompts(state).get(role)
     if prompt is None or kind not in prompt.kinds:
         if role not in ("A", "B", UMPIRE):
@@ -248,7 +265,11 @@ def problems(state: m.Match, action: Action) -> list[Rejection]:
     payload = action.payload
     assert isinstance(payload, dict)
     if kind == TURN_ORDERS:
-        return o.sheet_problems(state.game, role, payload)
+        entries = payload.get("reserves")
+        extra = reserves.sheet_problems(  # VF-120
+            state.game, state.flow, role, entries if isinstance(entries, list) else []
+        )
+        return [*o.sheet_problems(state.game, role, payload), *extra]
     if kind == CORRECTION_KIND:
         return correction_problems(state, payload)
     return []
@@ -306,6 +327,11 @@ def _offset(value: JSON) -> bool:
 def _dispatch(ctx: Ctx, action: Action) -> None:
     kind, payload = action.kind, action.payload
     stage = ctx.flow["stage"]
+    if action.role == SYSTEM and fate.window(ctx.flow):  # V-01's default: pass
+        fate.answer(ctx, [])
+        if stage == m.RESOLVING:
+            turn.run(ctx)
+        return
     if action.role == SYSTEM:  # .deadline: the open decision's default (digest 4.3)
         if stage == m.INITIATIVE:
             init = ctx.flow["initiative"]
@@ -324,11 +350,23 @@ def _dispatch(ctx: Ctx, action: Action) -> None:
         _first_side(ctx, str(payload["side"]))
     elif kind == TURN_ORDERS:
         ctx.say(T("Side {side} has sent its order sheet", side=action.role))
+        if "strike_back" in payload:  # V-09, AMB-15: stands until the side's next sheet names it
+            policies = ctx.flow.get("strike_back")
+            ctx.flow["strike_back"] = {
+                **(policies if isinstance(policies, dict) else {}),
+                action.role: payload["strike_back"],
+            }
         turn.begin_orders(ctx, payload)
     elif kind == CONFIRM:
         _confirm(ctx)
     elif kind == CORRECTION_KIND:
         _correct(ctx, payload)
+    elif kind == PLAY_FATE:
+        plays = payload["plays"]
+        assert isinstance(plays, list)
+        fate.answer(ctx, plays)
+        if stage == m.RESOLVING:
+            turn.run(ctx)
 
 
 def _first_side(ctx: Ctx, side: str) -> None:

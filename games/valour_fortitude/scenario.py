@@ -128,9 +128,18 @@ def _rules(r: Reader, value: object) -> ScenarioRules | None:
     if width is None or depth is None or width <= 0 or depth <= 0 or None in numbers:
         return None
     n = [int(x or 0) for x in numbers]
+    reserves = blocks["reserves"]  # VF-122
+    earliest = r.integer(reserves.get("earliest_round"), "rules.reserves.earliest_round",
+                         minimum=1, maximum=200)  # fmt: skip
+    share = str(reserves.get("max_share_per_round", "1/2")).split("/")
+    entry = r.choice(reserves.get("entry"), "rules.reserves.entry", ("own_edge",))
+    if earliest is None or entry is None or len(share) != 2 or not all(x.isdigit() for x in share):
+        r.fail("rules.reserves", "earliest_round, max_share_per_round (n/d), entry", "VF-122")
+        return None
     return ScenarioRules(
-        width, depth, n[0], n[1], n[2], n[3], (n[4], n[5]), (n[6], n[7]), n[8], n[9], n[10]
-    )
+        width, depth, n[0], n[1], n[2], n[3], (n[4], n[5]), (n[6], n[7]), n[8], n[9], n[10],
+        earliest, (int(share[0]), int(share[1])), entry,
+    )  # fmt: skip
 
 
 def _example(

@@ -13,7 +13,7 @@ import shapely  # type: ignore[import-untyped]
 from games.valour_fortitude.armies import army_lists, check_army
 from games.valour_fortitude.geometry import footprint_polygon
 from games.valour_fortitude.problems import Problem
-from games.valour_fortitude.scenario_model import Scenario
+from games.valour_fortitude.scenario_model import Scenario, ScenarioRules
 from games.valour_fortitude.state import SIDES, GameState
 from games.valour_fortitude.state_json import state_problems
 
@@ -28,7 +28,18 @@ def scenario_problems(scenario: Scenario) -> list[Problem]:
     out += _terrain_menu(scenario)
     out += _objectives(scenario)
     out += _deployment(scenario)
+    out += reserve_rule_problems(scenario.rules)
     return out
+
+
+def reserve_rule_problems(rules: ScenarioRules) -> list[Problem]:
+    """VF-122: reserves enter from a round of the game, a share of at most all of them per
+    round (AMB-28 rounds it down, at least 1)."""
+    top, bottom = rules.reserve_share
+    if rules.reserve_earliest_round < 1 or not 0 < top <= bottom:
+        message = "reserves: earliest_round 1 or more, max_share_per_round n/d with 0 < n <= d"
+        return [Problem("rules.reserves", "VF-122", message)]
+    return []
 
 
 def _armies(scenario: Scenario) -> list[Problem]:

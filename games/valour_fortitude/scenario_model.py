@@ -27,6 +27,9 @@ class ScenarioRules:
     rivers_max: int
     river_crossings_min: int
     turn_limit: int
+    reserve_earliest_round: int = 2  # VF-122 (seed L573)
+    reserve_share: tuple[int, int] = (1, 2)  # at most this share of the reserves per round
+    reserve_entry: str = "own_edge"
 
 
 @dataclass(frozen=True, slots=True)

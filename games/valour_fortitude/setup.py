@@ -13,7 +13,9 @@ from games.core.i18n import T
 from games.core.protocol import JSON, GameConfig, Rejection, SetupError
 from games.core.rng import Rng
 from games.valour_fortitude import match as m
+from games.valour_fortitude.reserves import ReserveRules, hold
 from games.valour_fortitude.scenario import load_scenario
+from games.valour_fortitude.scenario_model import Scenario
 from games.valour_fortitude.state import FateState, GameState
 
 SCENARIOS = ("starter",)
@@ -71,10 +73,8 @@ def option_problems(scenario: str, options: Mapping[str, JSON]) -> list[Rejectio
                     "VF-24", T("the turn limit is 1 to {n} turns per side", n=TURN_LIMIT_MAX), where
                 )
             )
-        elif key == "visibility" and value != "open":
-            out.append(
-                Rejection("4.6", T("only the open table is built (visibility: open)"), where)
-            )
+        elif key == "visibility" and value not in ("open", "umpire_filtered"):
+            out.append(Rejection("4.6", T("visibility is open or umpire_filtered"), where))
         elif key == "scale_profile" and value != "28mm":
             out.append(Rejection("AMB-1", T("only the 28mm scale profile is built"), where))
         elif key == "variant" and value != "standard":
@@ -87,10 +87,14 @@ def option_problems(scenario: str, options: Mapping[str, JSON]) -> list[Rejectio
 
 
 @functools.cache
-def _scenario_state(name: str) -> GameState:
+def _scenario(name: str) -> Scenario:
     """The scenario's set-up (reading and checking the data is slow: once per process; the
     state is immutable)."""
-    return load_scenario(name).state
+    return load_scenario(name)
+
+
+def _scenario_state(name: str) -> GameState:
+    return _scenario(name).state
 
 
 def new_match(config: GameConfig, rng: Rng) -> m.Match:
@@ -109,9 +113,14 @@ def new_match(config: GameConfig, rng: Rng) -> m.Match:
     attacker = next(s.id for s in game.sides if s.scenario_role == "attacker")
     roll = rng.d6()  # VF-251: the attacker's CinC rolls; 4+ he decides who begins
     decider = attacker if roll >= 4 else m.other(attacker)
+    rules = _scenario(config.scenario).rules  # VF-122: the scenario's reserve rules
+    reserve_rules = ReserveRules(
+        rules.reserve_earliest_round, rules.reserve_share, rules.reserve_entry
+    )
     flow: dict[str, JSON] = {
         "stage": m.INITIATIVE,
         "auto_geometry": bool(config.options.get("auto_geometry", False)),
+        "visibility": str(config.options.get("visibility", "open")),  # 4.6 (view.py)
         "initiative": {"attacker": attacker, "roll": roll, "decider": decider},
         "sheet": None,
         "queue": [],
@@ -120,4 +129,5 @@ def new_match(config: GameConfig, rng: Rng) -> m.Match:
         "attacked": [],
         "result": None,
     }
+    game = hold(game, flow, {}, reserve_rules)  # the starter example holds no reserves
     return m.Match(game, flow)

@@ -9,28 +9,21 @@ from dataclasses import replace
 
 from games.core.i18n import T
 from games.core.protocol import JSON
+from games.valour_fortitude import fate
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import Ctx, Fact
+from games.valour_fortitude.formations import FIRING, ranged_halved, shooting_casualties
 from games.valour_fortitude.morale import take_casualties
+from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, Leader, Unit
 from games.valour_fortitude.values import (
     has,
-    hit_tests,
     in_march_column,
     is_artillery,
     pipeline,
     shaken,
 )
-
-
-class Skip(Exception):
-    """An instruction that is illegal when it is reached: skipped and logged (digest 4.5)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
 
 
 def skirmisher(unit: Unit) -> bool:
@@ -57,7 +50,7 @@ def can_fire(unit: Unit) -> str | None:
         return T("{unit} is in march column (VF-83)", unit=unit.id)
     if unit.turn_flags.fired or unit.turn_flags.supported_fire:
         return T("{unit} has already fired or supported this phase", unit=unit.id)
-    if unit.formation is not Formation.LINE and unit.formation is not Formation.ATTACK_COLUMN:
+    if unit.formation not in FIRING:  # VF-141, VF-146, VF-152: these formations fire too
         return T("{unit} is in a formation that is not built", unit=unit.id)
     return None
 
@@ -137,6 +130,7 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
     # VF-2 pipeline: halvings (attack column VF-83, obscured VF-87, skirmish VF-144/145)
     halvings = halving + (firer.formation is Formation.ATTACK_COLUMN)
     halvings += 0 if facts[f"half_sees:{firer.id}"] else 1
+    halvings += ranged_halved(firer)  # VF-141 square, VF-146 open order 3-4 deep, VF-152
     adds: list[int] = []
     if has(firer, "kartaetsche") and facts.get(f"within12:{firer.id}"):
         adds.append(1)  # VF-143
@@ -145,8 +139,12 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
         Formation.ATTACK_COLUMN,
     ):
         adds.append(1)  # VF-85
+    if is_artillery(firer) and target.formation is Formation.SQUARE:
+        adds.append(1)  # VF-141
     for h in helpers:
         adds.append(2 if has(h, "kartaetsche") and facts.get(f"within12:{h.id}") else 1)  # VF-90
+    shot_index = ctx.flow.get("shot")
+    adds.append(fate.ranged_bonus(ctx, firer, shot_index if isinstance(shot_index, int) else -1))
     dice = pipeline(ranged, halvings, adds)
     cover = str(facts["cover"])
     modifier = -1 if any(shaken(u) for u in (firer, *helpers)) else 0  # VF-94, VF-101
@@ -154,7 +152,7 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
     reroll = has(firer, "disziplinierte_schuetzen") and all(
         has(h, "disziplinierte_schuetzen") for h in helpers
     )  # VF-155
-    faces, hits = hit_tests(ctx.roll, dice, modifier, reroll)
+    faces, hits = fate.hit_tests(ctx, firer, dice, modifier, reroll)  # card 6
     ctx.say(
         T(
             "{unit} fires ({mode}) at {target}: {dice} dice {modifier}: {faces}, {hits} hits",
@@ -170,11 +168,13 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
             "roll": {"purpose": "ranged attack", "faces": list[JSON](faces), "modifier": modifier}
         },
     )
-    if hits and cover != "none" and has(target, "leichte_infanterie"):
-        hits = max(1, hits // 2)  # VF-147, AMB-4
+    hits, halved_by = shooting_casualties(target, hits, cover != "none")  # VF-146, VF-147
+    if halved_by == "VF-147":  # AMB-4: never below 1
         ctx.say(
             T("{unit} is light infantry in cover: casualties halved to {n}", unit=target.id, n=hits)
         )
+    elif halved_by:
+        ctx.say(T("{unit} is in open order: casualties halved to {n}", unit=target.id, n=hits))
     attacked.append(target.id)
     skirmish = mode != "full"
     flags = replace(firer.turn_flags, fired=True, skirmish_fired=skirmish)

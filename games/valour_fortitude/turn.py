@@ -19,27 +19,40 @@ from dataclasses import replace
 from games.core.i18n import T
 from games.core.protocol import JSON, OMNISCIENT
 from games.core.umpire import UMPIRE
-from games.valour_fortitude import command, melee, morale
+from games.valour_fortitude import command, fate, melee, morale, reserves
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import Ctx, Fact, NeedFacts
-from games.valour_fortitude.shooting import Skip, bind, shoot
-from games.valour_fortitude.state import FateState, Phase, TurnFlags
+from games.valour_fortitude.fate import ON_DRAW
+from games.valour_fortitude.shooting import bind, shoot
+from games.valour_fortitude.skip import Skip
+from games.valour_fortitude.state import FateState, GameState, Phase, TurnFlags
 
 Step = dict[str, JSON]
 
 
-def queue_of(sheet: dict[str, JSON]) -> list[Step]:
-    """The steps of a turn, in the order of digest 4.4."""
+def queue_of(sheet: dict[str, JSON], game: GameState | None = None) -> list[Step]:
+    """The steps of a turn, in the order of digest 4.4; with the game, the sheet's fate cards
+    at their hooks and the inactive side's window at the start of the melee phase (V-01)."""
+    side = str(game.turn.active_side) if game is not None else ""
+
+    def cards(hook: str) -> list[Step]:
+        found = [] if game is None else fate.steps_for(sheet, game, side, hook)
+        return [s for s in found if isinstance(s, dict)]
+
     shots = sheet.get("shooting")
     order = sheet.get("brigade_order")
     fire: list[Step] = [
         {"do": "shoot", "i": i} for i in range(len(shots) if isinstance(shots, list) else 0)
     ]
-    brigades: list[Step] = [
-        {"do": "brigade", "id": b} for b in (order if isinstance(order, list) else [])
-    ]
+    brigades: list[Step] = list(reserves.steps(sheet, None))  # type: ignore[arg-type]
+    for b in order if isinstance(order, list) else []:  # AMB-49: where the CinC puts them
+        brigades.append({"do": "brigade", "id": b})
+        brigades.extend(reserves.steps(sheet, str(b)))  # type: ignore[arg-type]
+    window: list[Step] = [] if game is None else [{"do": "window", "hook": fate.ENEMY_MELEE}]
     return [
+        *cards(fate.OWN_FATE),
+        *cards(fate.OWN_SHOOTING),
         *fire,
         {"do": "resolve", "phase": "SHOOTING"},
         {"do": "phase", "to": "COMMAND"},
@@ -47,6 +60,9 @@ def queue_of(sheet: dict[str, JSON]) -> list[Step]:
         {"do": "cinc_move"},
         {"do": "resolve", "phase": "COMMAND"},
         {"do": "phase", "to": "MELEE"},
+        *cards(fate.OWN_MELEE),
+        *cards(fate.ANY_MELEE),
+        *window,
         {"do": "melee_plan"},
         {"do": "resolve", "phase": "MELEE"},
         {"do": "end_turn"},
@@ -56,7 +72,7 @@ def queue_of(sheet: dict[str, JSON]) -> list[Step]:
 def begin_orders(ctx: Ctx, sheet: dict[str, JSON]) -> None:
     """The active side's sheet is in: the shooting phase begins (VF-40)."""
     ctx.flow["sheet"] = copy.deepcopy(sheet)
-    ctx.flow["queue"] = list[JSON](queue_of(sheet))
+    ctx.flow["queue"] = list[JSON](queue_of(sheet, ctx.game))
     ctx.flow["stage"] = m.RESOLVING
     ctx.flow["attacked"] = []
     ctx.game = replace(ctx.game, turn=replace(ctx.game.turn, phase=Phase.SHOOTING))
@@ -64,7 +80,11 @@ def begin_orders(ctx: Ctx, sheet: dict[str, JSON]) -> None:
 
 
 def run(ctx: Ctx) -> None:
-    while ctx.flow["stage"] == m.RESOLVING and not ctx.flow.get("pending"):
+    while (
+        ctx.flow["stage"] == m.RESOLVING
+        and not ctx.flow.get("pending")
+        and not fate.window(ctx.flow)
+    ):
         queue = ctx.flow["queue"]
         assert isinstance(queue, list)
         if not queue:
@@ -97,14 +117,20 @@ def run(ctx: Ctx) -> None:
 def _shoot(ctx: Ctx, step: Step) -> list[Step]:
     shots = command.sheet(ctx).get("shooting")
     assert isinstance(shots, list)
-    shot = shots[int(str(step["i"]))]
+    index = int(str(step["i"]))
+    shot = shots[index]
     assert isinstance(shot, dict)
+    for _, entry in fate.sheet_entries(ctx, fate.SHOT):  # card 7 with the shot it names
+        if entry.get("shot") == index:
+            fate.play(ctx, str(ctx.game.turn.active_side), entry)
+    ctx.flow["shot"] = index
     shoot(ctx, shot)
     return []
 
 
 def _phase(ctx: Ctx, step: Step) -> list[Step]:
     phase = Phase(str(step["to"]))
+    fate.clear(ctx.flow, "phase")  # AMB-3: "this phase" effects end with it
     ctx.game = replace(ctx.game, turn=replace(ctx.game.turn, phase=phase))
     ctx.say(T("The {phase} phase begins", phase=phase.value.lower()))
     return []
@@ -146,11 +172,47 @@ def _waver(ctx: Ctx, step: Step) -> list[Step]:
 
 
 def _brigade(ctx: Ctx, step: Step) -> list[Step]:
-    return command.activate(ctx, str(step["id"]))
+    brigade_id = str(step["id"])
+    follow = command.activate(ctx, brigade_id)
+    side = str(ctx.game.turn.active_side)
+    passed = m.brigade(ctx.game, brigade_id).activated_this_turn
+    if passed:  # K (France): after a successful activation
+        for _, entry in fate.sheet_entries(ctx, fate.ACTIVATED):
+            if entry.get("brigade") == brigade_id:
+                fate.play(ctx, side, entry)
+        return follow
+    used = any(e.get("card") == fate.ANY for e in fate.effects(ctx.flow))
+    for _, entry in fate.sheet_entries(ctx, fate.FAILED_ACTIVATION):
+        if entry.get("brigade") == brigade_id and not used:  # Eigeninitiative, once a phase
+            fate.discard_any(ctx, side, entry)
+            return [{"do": "unit", "unit": str(entry["unit"])}, *follow]
+    return follow
 
 
 def _unit(ctx: Ctx, step: Step) -> list[Step]:
-    command.unit_action(ctx, str(step["unit"]))
+    unit_id = str(step["unit"])
+    for _, entry in fate.sheet_entries(ctx, fate.BEFORE_ACTION) if "stage" not in step else ():
+        if entry.get("unit") == unit_id:  # card 5 (not again for the stages of VF-60)
+            fate.play(ctx, str(ctx.game.turn.active_side), entry)
+    return command.unit_step(ctx, step)  # VF-60: a formation change is a stage of its own
+
+
+def _reserve(ctx: Ctx, step: Step) -> list[Step]:
+    entry = step["entry"]
+    assert isinstance(entry, dict)
+    reserves.enter(ctx, entry)
+    return []
+
+
+def _fate(ctx: Ctx, step: Step) -> list[Step]:
+    entry = step["entry"]
+    assert isinstance(entry, dict)
+    fate.play(ctx, str(step["side"]), entry)
+    return []
+
+
+def _window(ctx: Ctx, step: Step) -> list[Step]:
+    fate.open_window(ctx, str(step["hook"]))
     return []
 
 
@@ -230,6 +292,9 @@ STEPS: dict[str, Callable[[Ctx, Step], list[Step]]] = {
     "fight": _fight,
     "fall_back": _fall_back,
     "end_turn": _end_turn,
+    "fate": _fate,
+    "reserve": _reserve,
+    "window": _window,
 }
 
 
@@ -246,13 +311,17 @@ def start_turn(ctx: Ctx, side: str) -> None:
     )
     units = tuple(replace(u, turn_flags=TurnFlags()) for u in game.units)
     brigades = tuple(replace(b, activated_this_turn=None) for b in game.brigades)
-    ctx.game = replace(game, turn=turn, units=units, brigades=brigades)
+    state = replace(m.side_state(game, side), auto_activation_used_this_turn=False)
+    ctx.game = m.with_side(replace(game, turn=turn, units=units, brigades=brigades), state)
     ctx.flow.update(stage=m.ORDERS, sheet=None, queue=[], attacked=[], facts={}, pending=None)
+    ctx.flow.update(standing=None, window=None, shot=None)
+    fate.clear(ctx.flow, "turn")
     ctx.say(
         T("Round {round}: side {side}'s turn begins", round=turn.round, side=side),
         data={"notice": {"roles": [side], "title": f"V&F round {turn.round}, side {side}"}},
     )
     draw(ctx, side)
+    fate.open_window(ctx, fate.ENEMY_TURN)  # V-01: card 3, standing 6 and 8
 
 
 def draw(ctx: Ctx, side: str) -> None:
@@ -276,8 +345,9 @@ def draw(ctx: Ctx, side: str) -> None:
             T(
                 "Side {side} plays Schlachtenglück (2): the discards go back into the deck",
                 side=side,
-            )
-        )
+            ),
+            data={"fate_play": {"side": side, "hook": ON_DRAW, "card": "2", "choices": {}}},
+        )  # VF-223
         fate = FateState(deck, hand, (), True)
     else:
         fate = FateState(deck, hand, fate.discard, True)
@@ -290,7 +360,7 @@ def finish(ctx: Ctx) -> None:
     game = ctx.game
     scores = {}
     for side in ("A", "B"):
-        held = sum(1 for o in game.objectives if o.controller == side)
+        held = sum(fate.objective_points(o, side) for o in game.objectives)  # card 10
         scores[side] = held + m.side_state(game, m.other(side)).setbacks
     winners = [s for s in ("A", "B") if scores[s] > scores[m.other(s)]]
     summary = (

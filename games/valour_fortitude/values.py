@@ -35,12 +35,18 @@ def shaken(unit: Unit) -> bool:
 
 
 def allowance(unit: Unit) -> int:
-    """VF-57 (open order, square, company column and horse or heavy artillery are not built:
-    those formations and profiles are refused where they arise)."""
+    """VF-57, with square (VF-141: 3), open order (VF-146: infantry 9, cavalry 18) and company
+    column (VF-152: 8); horse and heavy artillery are not built (refused where they arise)."""
+    if unit.formation is Formation.OPEN_ORDER:
+        return 18 if is_cavalry(unit) else 9
     if is_cavalry(unit):
         return 18
     if is_artillery(unit):
         return 12 if unit.limbered else 3
+    if unit.formation is Formation.SQUARE:
+        return 3
+    if unit.formation is Formation.COMPANY_COLUMN:
+        return 8
     if unit.formation in (Formation.MARCH_COLUMN, Formation.ATTACK_COLUMN):
         return 12
     return 8

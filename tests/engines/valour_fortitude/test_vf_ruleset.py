@@ -24,6 +24,7 @@ from games.core.umpire import CORRECTION_KIND, UMPIRE, Umpired
 from games.valour_fortitude import match as m
 from games.valour_fortitude import state_json
 from games.valour_fortitude.checks import perturb, violations
+from games.valour_fortitude.fate import window as fate_window
 from games.valour_fortitude.rules import RULESET
 from tests.engines.valour_fortitude.vf_play import play_to_end, starter
 
@@ -32,7 +33,9 @@ def _first(match: m.Match, side: str = "A") -> m.Match:
     init = match.flow["initiative"]
     assert isinstance(init, dict)
     decider = str(init["decider"])
-    return RULESET.apply(match, Action(decider, "choose_first_side", {"side": side}), Rng(1)).state
+    match = RULESET.apply(match, Action(decider, "choose_first_side", {"side": side}), Rng(1)).state
+    other = "B" if side == "A" else "A"  # V-01: the other side's window opens; it passes
+    return RULESET.apply(match, Action(other, "play_fate", {"plays": []}), Rng(1)).state
 
 
 def _act(match: m.Match, role: str, kind: str, payload: object, seed: int = 3) -> m.Match:
@@ -68,7 +71,7 @@ def test_setup_takes_the_scenario_data_and_rolls_for_initiative() -> None:
 @pytest.mark.parametrize(
     ("options", "rule"),
     [
-        ({"visibility": "umpire_filtered"}, "4.6"),
+        ({"visibility": "hidden_movement"}, "4.6"),
         ({"tie_break_order": "cover_hill"}, "AMB-17"),
         ({"scale_profile": "15mm"}, "AMB-1"),
         ({"turn_limit": 0}, "VF-24"),
@@ -97,7 +100,10 @@ def test_the_turn_runs_in_the_order_of_the_state_machine() -> None:
         "units": {"U-A1": {"action": "MOVE", "path": [[20, 19]]}},
         "melee_plan": "auto",
     }
-    texts = _texts(match, Action("A", "turn_orders", sheet))
+    sent = RULESET.apply(match, Action("A", "turn_orders", sheet), Rng(3))
+    assert fate_window(sent.state.flow) == {"side": "B", "hook": "ENEMY_MELEE_PHASE"}  # V-01
+    passed = RULESET.apply(sent.state, Action("B", "play_fate", {"plays": []}), Rng(3))
+    texts = [e.text for e in (*sent.log, *passed.log)]
     order = [
         "Side A has sent its order sheet",
         "U-A4 fires",
@@ -111,7 +117,7 @@ def test_the_turn_runs_in_the_order_of_the_state_machine() -> None:
     ]
     found = [next(i for i, t in enumerate(texts) if t.startswith(o)) for o in order]
     assert found == sorted(found), texts
-    after = RULESET.apply(match, Action("A", "turn_orders", sheet), Rng(3)).state
+    after = passed.state
     assert after.stage == m.ORDERS
     assert after.game.turn.active_side == "B"
     assert after.game.turn.turns_taken_a == 1
@@ -183,6 +189,8 @@ def test_a_deadline_lets_the_proposals_stand() -> None:
 def test_a_missed_order_sheet_is_an_empty_one() -> None:
     match = _first(starter(auto_geometry=True))
     after = _act(match, SYSTEM, DEADLINE_KIND, None)
+    assert fate_window(after.flow) is not None  # the melee phase's window (V-01)
+    after = _act(after, SYSTEM, DEADLINE_KIND, None)  # its default: pass
     assert after.stage == m.ORDERS
     assert after.game.turn.active_side == "B"
 
@@ -190,8 +198,11 @@ def test_a_missed_order_sheet_is_an_empty_one() -> None:
 @pytest.mark.parametrize(
     ("payload", "rule"),
     [
-        ({"fate": [{"card": "10"}]}, "VF-222"),
-        ({"units": {"U-A1": {"action": "STAND", "formation_after": {}}}}, "VF-60"),
+        ({"fate": [{"card": "X"}]}, "VF-25"),
+        (
+            {"units": {"U-A1": {"action": "STAND", "formation_after": {"formation": "LINE"}}}},
+            "VF-60",
+        ),
         ({"on_illegal": "ask"}, "4.5"),
         ({"shooting": [{"target": "U-A2", "firer": "U-A1"}]}, "VF-40"),
         ({"brigade_order": ["BR-B1"]}, "VF-50"),
@@ -204,9 +215,9 @@ def test_sheets_are_refused_by_rule(payload: dict[str, object], rule: str) -> No
     refused = RULESET.validate(match, Action("A", "turn_orders", payload))  # type: ignore[arg-type]
     assert refused
     assert refused[0].rule == rule
-    assert RULESET.validate(match, Action("A", "play_fate", {}))[0].rule == "VF-222"
+    assert RULESET.validate(match, Action("A", "play_fate", {"plays": []}))[0].rule == "VF-37"
     assert RULESET.validate(match, Action("B", "turn_orders", {}))[0].rule == "VF-32"
-    assert RULESET.parse_text(match, "A", "U-A1 move").rule == "4.5"  # type: ignore[union-attr]
+    assert RULESET.parse_text(match, "A", "advance U-A1").rule == "4.5"  # type: ignore[union-attr]
 
 
 def test_auto_geometry_never_asks_the_umpire_and_ends() -> None:

@@ -11,7 +11,8 @@ from games.core.protocol import JSON
 from games.valour_fortitude import command, melee, morale, turn
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
-from games.valour_fortitude.shooting import Skip, fire_profile, napoleon_of
+from games.valour_fortitude.shooting import fire_profile, napoleon_of
+from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, Objective, Trait, exact
 from games.valour_fortitude.values import hit_tests, pipeline
 from tests.engines.valour_fortitude.vf_builders import D, line, path, rect
