@@ -171,7 +171,8 @@ LEADER = Piece("ldr")
 
 
 def test_which_units_a_tactic_card_may_order() -> None:
-    """CCN-190..202: each card's unit classes and conditions."""
+    """CCN-190..202: each card's unit classes and conditions. Named: CCN-136 (no square for La
+    Grande Manoeuvre), CCN-195, CCN-198, CCN-199, CCN-200."""
     assert may_order("bayonet_charge", LINE)
     assert not may_order("bayonet_charge", LIGHT_CAV)
     assert not may_order("bayonet_charge", LEADER)
@@ -227,7 +228,8 @@ def test_card_dice() -> None:
     """3.22: Bayonet Charge +1 melee for guard infantry only; Bombard +2 (+3 guard) when it did
     not move, in melee too (AMB-3); Cavalry Charge +1 (+2 guard) for cavalry, nothing for horse
     artillery; Fire and Hold +1 fire only; Cold Steel +1 melee, not in the bonus melee
-    (AMB-23); Leadership and Élan +1; nothing for a fallback order (AMB-18)."""
+    (AMB-23); Leadership and Élan +1; nothing for a fallback order (AMB-18). CCN-69, CCN-191,
+    CCN-195."""
     assert (bonus("bayonet_charge", LINE, MELEE), bonus("bayonet_charge", OLD_GUARD, MELEE)) == (
         0,
         1,
@@ -264,7 +266,7 @@ def test_card_dice() -> None:
 def test_move_rules() -> None:
     """CCN-190..200: Bayonet Charge infantry 2 and melee; Cavalry Charge heavy cavalry 3 and
     battle; Force March fast infantry 2 and battle, others 1 and battle or 2 without (AMB-22;
-    the literal L1246 as the option); La Grande Manoeuvre 4 and no battle."""
+    the literal L1246 as the option); La Grande Manoeuvre 4 and no battle. CCN-197."""
     assert move_rules("bayonet_charge", LINE) == (MoveRule("infantry", 2, After.MELEE),)
     assert move_rules("cavalry_charge", HEAVY) == (MoveRule("heavy_cavalry", 3, After.ANY),)
     assert move_rules("cavalry_charge", LIGHT_CAV) == ()

@@ -93,7 +93,8 @@ def dice(
 
 def test_tc01_tc02_light_infantry_fire_standing_and_after_moving() -> None:
     """TC-01 (seed L394-396): 4 blocks standing: 5 dice. TC-02: 3 blocks moved 1: ceil(3/2)
-    + 1 = 3 dice."""
+    + 1 = 3 dice. CCN-56: the +1 of light
+    infantry."""
     assert dice(FR_LIGHT, 4, RANGED, INF) == 5
     assert dice(FR_LIGHT, 3, RANGED, INF, moved=1) == 3
 
@@ -412,7 +413,7 @@ def test_tc10_tc11_tc12_escape_attempts() -> None:
 def test_tc19_tc20_tc22_tc29_leader_casualty_checks() -> None:
     """CCN-76/77: 2 dice while the unit lives, hit only on 2 sabres (TC-19 [SABRE, INF] lives,
     TC-22, TC-29 [SABRE, SABRE] dies); 1 die when the unit is gone (TC-20 [FLAG] lives,
-    [SABRE] dies)."""
+    [SABRE] dies). CCN-77."""
     assert leader_check_dice(unit_eliminated=False) == 2
     assert not leader_check_hit((F.SABRE, F.INF), unit_eliminated=False)
     assert leader_check_hit((F.SABRE, F.SABRE), unit_eliminated=False)

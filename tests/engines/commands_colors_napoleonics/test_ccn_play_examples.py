@@ -81,6 +81,7 @@ def test_tc04_melee_after_moving_rolls_the_blocks() -> None:
 
 
 def test_tc26_field_works_on_a_hill() -> None:
+    """CCN-93: infantry and artillery attacked across a protected side ignore 1 flag."""
     state = only(fresh(), ["F-LN1", "B-FA1"])
     put(state, "F-LN1", 6, 5)  # the NW neighbour: across a protected side
     battle_phase(state, ["F-LN1"])
@@ -127,6 +128,7 @@ def test_tc26_unprotected_side_gets_the_hill_only() -> None:
 
 
 def test_tc07_lone_leader_eliminated_by_a_sabre() -> None:
+    """CCN-80, CCN-209: the eliminated leader gives the attacker 1 banner."""
     state = only(fresh(), ["B-RI1", "F-LT1", "P-L1", "F-LN1"])
     put(state, "F-LN1", 7, 7)  # a French unit next to the lone Portuguese leader at (8,7)
     battle_phase(state, ["F-LN1"])
@@ -143,6 +145,8 @@ def test_tc07_lone_leader_eliminated_by_a_sabre() -> None:
 
 
 def test_tc07_lone_leader_survives_and_must_retreat_then_advance() -> None:
+    """CCN-101, CCN-102: the lone leader retreated, so the melee succeeded and the infantry
+    advances into the vacated hex."""
     state = only(fresh(), ["B-LN1", "P-L1", "F-LN1"])
     put(state, "P-L1", 6, 7)
     put(state, "F-LN1", 5, 7)
@@ -203,6 +207,7 @@ def test_tc09_leader_joins_before_the_unit_moved() -> None:
 
 
 def test_tc09_control_a_leader_without_its_own_order_moves_with_its_unit() -> None:
+    """CCN-16: one order moves the unit and its attached leader together."""
     state = _detach_setup()
     state = act(state, "top", "give_orders", {"units": ["F-LN2", "F-LC1"]})
     assert refused(state, "top", "move", {"piece": "F-L1", "path": [[3, 7]]}) == "CCN-12"
@@ -226,6 +231,7 @@ def _escape_setup() -> GameState:
 
 
 def test_tc07_and_tc10_escape_through_enemies_to_a_friendly_unit() -> None:
+    """CCN-64: the heavy cavalry's +1 melee die (TC-11: 3 blocks, 4 dice)."""
     state = _escape_setup()
     state = act(
         state,
@@ -272,6 +278,7 @@ def test_tc12_escape_fails_on_a_sabre() -> None:
 
 
 def test_tc39_leader_withdraws_off_its_baseline_without_a_banner() -> None:
+    """CCN-96, CCN-209: a leader withdrawn off its own baseline gives no banner."""
     state = only(fresh("bottom"), ["F-L1", "B-LN2"])
     put(state, "F-L1", 0, 6)
     put(state, "B-LN2", 1, 6)
@@ -294,6 +301,8 @@ def test_tc39_leader_withdraws_off_its_baseline_without_a_banner() -> None:
 
 
 def test_tc19_one_leader_check_per_attack() -> None:
+    """CCN-75, CCN-78: the losses trigger one check (2 dice); the failed retreat's loss from the
+    same roll triggers no second one."""
     state = only(fresh("bottom"), ["F-LN2", "F-L1", "B-LN1", "F-LN1", "F-LN3"])
     put(state, "F-LN2", 3, 6)  # with F-L1 attached
     put(state, "F-L1", 3, 6)
@@ -319,6 +328,8 @@ def test_tc19_one_leader_check_per_attack() -> None:
 
 @pytest.mark.parametrize(("check", "banners"), [("FLAG", 1), ("SABRE", 2)])
 def test_tc20_leader_left_alone(check: str, banners: int) -> None:
+    """CCN-77, CCN-80, CCN-88: the 1-die check when the unit is gone; a hit leader gives a
+    banner, a surviving one retreats."""
     state = only(fresh("bottom"), ["F-LN2", "F-L1", "B-LN1"])
     put(state, "F-LN2", 3, 6, blocks=1)
     put(state, "F-L1", 3, 6)
@@ -344,6 +355,7 @@ def test_tc20_leader_left_alone(check: str, banners: int) -> None:
 
 
 def test_tc29_support_survives_a_dead_leader() -> None:
+    """CCN-75, CCN-92: support (two adjacent friendly units) still lets the unit ignore a flag."""
     state = only(fresh("bottom"), ["F-LN2", "F-L1", "F-LN1", "F-LN3", "B-LN1"])
     put(state, "F-LN2", 3, 6)
     put(state, "F-L1", 3, 6)
@@ -364,6 +376,7 @@ def test_tc29_support_survives_a_dead_leader() -> None:
 
 
 def test_tc31_battle_back_after_a_retreat_that_could_not_be_made() -> None:
+    """CCN-86, CCN-108: the hex not made costs a block; the unit stayed, so it may battle back."""
     state = only(fresh("bottom"), ["F-LN2", "F-LN1", "F-LN3", "B-LN1"])
     put(state, "F-LN2", 3, 7, blocks=3)
     put(state, "F-LN1", 2, 7)
@@ -388,6 +401,7 @@ def test_tc31_battle_back_after_a_retreat_that_could_not_be_made() -> None:
 
 
 def test_tc37_retreat_direction() -> None:
+    """CCN-84: each retreat step goes one row towards the owner's baseline."""
     from games.commands_colors_napoleonics.board import Side
     from games.commands_colors_napoleonics.world import scen
 
@@ -397,6 +411,7 @@ def test_tc37_retreat_direction() -> None:
 
 
 def test_tc21_a_retreat_blocked_after_one_step_costs_the_hexes_not_made() -> None:
+    """CCN-84, CCN-86: militia retreats 3 hexes a flag; the 2 it cannot make cost 2 blocks."""
     from games.commands_colors_napoleonics.combat import retreat_options
 
     state = only(fresh(), ["B-LN2", "P-LN1", "B-LN1", "F-LN1"])
@@ -421,6 +436,7 @@ def test_tc21_a_retreat_blocked_after_one_step_costs_the_hexes_not_made() -> Non
 
 
 def test_tc32_breakthrough_and_bonus_melee() -> None:
+    """CCN-104, CCN-105: the cavalry breaks through (1 more hex) and makes its bonus melee."""
     state = only(fresh(), ["F-LC1", "B-LN1", "P-LN1"])
     put(state, "F-LC1", 5, 6)
     put(state, "B-LN1", 6, 6, blocks=1)
@@ -469,6 +485,7 @@ def test_tc34_dual_hex_ordered_by_the_french_centre_or_right_only() -> None:
 
 
 def test_tc38_victory_during_a_battle_back_ends_the_game_at_once() -> None:
+    """CCN-108: the defender battles back (here winning the game, CCN-207)."""
     state = only(fresh(), ["F-LN1", "B-LN1"])
     put(state, "F-LN1", 6, 3, blocks=1)
     state.banners["bottom"] = 4
@@ -517,7 +534,9 @@ def _hand(state: GameState, side: str, cards: tuple[str, ...]) -> None:
 
 def test_tc13_retire_and_reform() -> None:
     """TC-13 moved two columns east (the example's (4,6) is a town, (2,7) no rocky hill):
-    French light cavalry at (4,8), British line infantry at (5,7); (2,7) and (2,9) held."""
+    French light cavalry at (4,8), British line infantry at (5,7); (2,7) and (2,9) held.
+    CCN-60: the defender answers before any die is rolled; CCN-118: only CAV faces hit;
+    CCN-119, CCN-102: no battle back, the infantry advances."""
     state = only(fresh("bottom", answer=True), ["F-LC1", "B-LN1", "F-LN1", "F-LN3"])
     _hand(state, "top", ("PROBE_LEFT", "ATTACK_LEFT"))  # no First Strike in hand
     put(state, "F-LC1", 4, 8)
@@ -568,6 +587,7 @@ def _first_strike_setup(with_leader: bool) -> GameState:
 
 
 def test_tc30a_first_strike_forces_the_attacker_back_and_cancels_its_melee() -> None:
+    """CCN-196, CCN-148: the defender plays FIRST_STRIKE; it gets no follow-up move."""
     state = _first_strike_setup(with_leader=False)
     state = act(
         state, "top", "melee_response", {"response": "first_strike"}, ["INF", "FLAG", "ART", "ART"]

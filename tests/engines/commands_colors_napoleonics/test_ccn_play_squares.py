@@ -70,6 +70,7 @@ def square_setup() -> GameState:
 
 
 def test_tc14_forming_square_hides_the_card_and_lowers_the_hand() -> None:
+    """CCN-127: the square fires first; the cavalry then rolls 1 die at most."""
     state = square_setup()
     step = R.apply_with(
         state,
@@ -97,6 +98,7 @@ def test_tc14_forming_square_hides_the_card_and_lowers_the_hand() -> None:
 
 
 def test_tc14a_a_bounce_flag_cannot_be_ignored() -> None:
+    """CCN-95: a bounce flag is never ignored."""
     state = square_setup()
     state = act(state, "bottom", "melee_response", {"response": "form_square"}, ["FLAG"])
     assert state.pending is not None
@@ -117,6 +119,7 @@ def test_tc14b_flags_on_a_square_cost_blocks() -> None:
 
 
 def test_tc16_a_square_battles_back_with_one_die_and_no_new_card() -> None:
+    """CCN-129: infantry melees a square normally; the square battles back with 1 die."""
     state = setup(["F-LN1", "F-LC1", "B-LN2"])
     state.policies = {"bottom": {"melee_response": "none"}}
     hand(state, "bottom", BRITISH_HAND[:4])
@@ -152,6 +155,7 @@ def test_tc16_a_square_battles_back_with_one_die_and_no_new_card() -> None:
 
 
 def test_tc15_a_square_attacks_cavalry_with_one_die_and_bounces_it() -> None:
+    """CCN-132: a square attacks with 1 die at most."""
     state = setup(["F-LC1", "B-LN2"], active="bottom")
     state.policies = {"top": {"melee_response": "none"}}
     hand(state, "bottom", BRITISH_HAND[:4])

@@ -65,7 +65,7 @@ def test_shallow_river_reduces_every_class_by_combat_type() -> None:
 
 
 def test_hill_to_hill_and_field_works() -> None:
-    """CCN-158 (hill to hill), CCN-167/169/170 (field works across a protected side)."""
+    """CCN-158 (hill to hill), CCN-167/169/170 (field works across a protected side). CCN-170."""
     assert _table(HILL_TO_HILL) == ((1, 0), 0, 0)
     assert _table(FIELD_WORKS.into_across) == ((1, 1), 2, 0)
     assert _table(FIELD_WORKS.out_across) == ((0, 0), 2, 0)
@@ -91,6 +91,8 @@ def test_hill_to_hill_and_field_works() -> None:
 def test_movement_square_entry_and_los(
     code: str, stops: bool, square: bool, on_entry: BattleOnEntry, los: Los
 ) -> None:
+    """CCN-151, CCN-155, CCN-162, CCN-173, CCN-178: stop on entry, squares, battle on entry,
+    line of sight of each terrain (a hill's is CCN-182's, CCN-160)."""
     terrain = TERRAIN_TYPES[code]
     assert (terrain.stops_on_entry, terrain.square_allowed) == (stops, square)
     assert (terrain.battle_on_entry, terrain.los) == (on_entry, los)
