@@ -16,6 +16,7 @@ from games.valour_fortitude import fate
 from games.valour_fortitude import formations as fm
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
+from games.valour_fortitude import occupation as occ
 from games.valour_fortitude.context import Ctx, Fact
 from games.valour_fortitude.order_sheet import path_of
 from games.valour_fortitude.shooting import bind
@@ -31,6 +32,9 @@ from games.valour_fortitude.values import (
 )
 
 Step = dict[str, JSON]
+MARSHALS = {"napoleon", "marschall_des_kaiserreichs", "ney", "murat"}  # VF-206..VF-209
+RULE_OF = {"gneisenau": "VF-216", "erzherzog_karl": "VF-213"}
+MILITIA = {"miliz": "VF-158", "landwehr": "VF-158", "stoisch": "VF-159"}  # AMB-18
 
 
 def sheet(ctx: Ctx) -> dict[str, JSON]:
@@ -51,18 +55,31 @@ def activate(ctx: Ctx, brigade_id: str) -> list[Step]:
     first = first and not m.side_state(game, side).auto_activation_used_this_turn  # card 3
     cinc = game.leader(m.side_state(game, side).cinc)
     bg = game.leader(brigade.bg)
-    reach = 36.0 if "napoleon" in cinc.special_rules else 24.0  # VF-52, VF-207
-    auto = False
+    reach = 36.0 if set(cinc.special_rules) & MARSHALS else 24.0  # VF-52, VF-206..VF-209
+    wanted: dict[str, Callable[[], Fact]] = {}
+    cautious = "vorsichtig" in cinc.special_rules  # VF-205: automatic activation once a battle
+    first = first and not (cautious and m.side_state(game, side).cautious_cinc_auto_used)
     if first and not cinc.removed and not bg.removed:  # AMB-11: only the first chosen
-        facts = ctx.need({"auto": bind(ms.within, game, cinc, bg, reach, "VF-52")})
-        auto = bool(facts["auto"])
+        wanted["auto"] = bind(ms.within, game, cinc, bg, reach, "VF-52")
+    rerolls = set(cinc.special_rules) & {"gneisenau", "erzherzog_karl"}
+    if rerolls and not cinc.removed and not bg.removed:  # VF-216, VF-213 (AMB-45: the BG)
+        wanted["reroll"] = bind(ms.within, game, cinc, bg, 36.0, RULE_OF[min(rerolls)])
+    facts = ctx.need(wanted) if wanted else {}
+    auto = bool(facts.get("auto"))
     if auto:
         passed = True
         ctx.say(T("Brigade {brigade} activates automatically (VF-52)", brigade=brigade_id))
+        if cautious:  # VF-205
+            state = replace(m.side_state(ctx.game, side), cautious_cinc_auto_used=True)
+            ctx.game = m.with_side(ctx.game, state)
     else:
         modifier = -1 if brigade.fled_units else 0
+        modifier -= 1 if "vorsichtig" in bg.special_rules else 0  # VF-205: a cautious BG
         purpose = T("Activation test of brigade {brigade} (VF-51)", brigade=brigade_id)
         passed = ctx.test(purpose, 1, modifier, 2)
+        if not passed and facts.get("reroll"):
+            purpose = T("Activation test of brigade {brigade} rerolled", brigade=brigade_id)
+            passed = ctx.test(purpose, 1, modifier, 2)  # VF-213, VF-216
     ctx.game = m.with_brigade(ctx.game, replace(brigade, activated_this_turn=passed))
     follow: list[Step] = []
     if passed:
@@ -109,7 +126,14 @@ def unit_action(ctx: Ctx, unit_id: str, after_change: bool = False) -> list[Step
     if not m.on_table(unit):
         raise Skip("VF-53", T("{unit} is not on the table", unit=unit_id))
     flags = unit.turn_flags
-    if flags.fired or flags.supported_fire:
+    kutuzov = _kutuzov(ctx, unit)  # VF-218
+    for rule, vf in MILITIA.items():  # AMB-18: only Move, Rally or stand
+        if has(unit, rule) and action in ("WITHDRAW", "CHARGE", "MARCH"):
+            if rule == "stoisch" and kutuzov:
+                continue
+            why = T("{unit} may only move, rally or stand (AMB-18)", unit=unit_id)
+            raise Skip(vf, why)
+    if (flags.fired or flags.supported_fire) and not has(unit, "artillerie_zu_pferd"):  # VF-149
         if not flags.skirmish_fired:
             raise Skip("VF-46", T("{unit} fired this turn and takes no action", unit=unit_id))
         if action == "CHARGE":
@@ -122,6 +146,8 @@ def unit_action(ctx: Ctx, unit_id: str, after_change: bool = False) -> list[Step
     bg = game.leader(m.brigade(game, unit.brigade).bg)
     if not bg.removed and not after_change:
         wanted["messenger"] = bind(ms.within, game, bg, unit, 12.0, "VF-55")
+    if action == "OCCUPY" or (unit.occupying is not None and action in MOVES):
+        return _occupant(ctx, unit, order, action, wanted)  # VF-195, VF-197
     if "formation_before" in order and not after_change:
         return _messenger_then_change(ctx, unit, wanted)
     path = path_of(order.get("path"))
@@ -157,8 +183,14 @@ def unit_action(ctx: Ctx, unit_id: str, after_change: bool = False) -> list[Step
         wanted["contact"] = bind(ms.charge_contact, game, unit, path, target)
         if is_infantry(unit) and is_cavalry(target):
             wanted["six"] = bind(ms.within, game, unit, target, 6.0, "VF-64")
+        if is_infantry(unit) and has(target, "artillerie_zu_pferd"):
+            wanted["six"] = bind(ms.within, game, unit, target, 6.0, "VF-149")
     elif action == "RALLY":
         wanted["twelve"] = bind(ms.enemy_closer_than, game, unit, 12.0, "VF-103")
+    overrun: list[str] = []
+    if action in MOVES:
+        wanted["feature"] = bind(ms.defensible_clear, game, unit, path, target)  # VF-193
+        overrun = occ.overrun_wanted(game, unit, path, wanted)  # VF-59
     facts = ctx.need(wanted)
     _check_move(unit, action, facts, target, fate.move_bonus(ctx, unit))  # K (France)
     if not _messenger(ctx, unit, facts):
@@ -180,12 +212,54 @@ def unit_action(ctx: Ctx, unit_id: str, after_change: bool = False) -> list[Step
                 dy=dy,
             )
         )
+        for leader_id in overrun:  # VF-59
+            occ.place_overrun(ctx, ctx.game.leader(leader_id), facts[f"overrun:{leader_id}"])
     else:
         ctx.say(T("{unit} stands", unit=unit_id))
     _acted(ctx, unit_id, action)
     if "formation_after" in order and action in ("MOVE", "MARCH", "WITHDRAW"):
         return [{"do": "unit", "unit": unit_id, "stage": "after"}]
     return []
+
+
+MOVES = ("MOVE", "MARCH", "CHARGE", "WITHDRAW")
+
+
+def _occupant(
+    ctx: Ctx, unit: Unit, order: dict[str, JSON], action: str, wanted: dict[str, Callable[[], Fact]]
+) -> list[Step]:
+    """VF-195: OCCUPY instead of a Move or Withdraw; VF-197: an occupant's Move or Withdraw
+    leaves its feature (occupation.py)."""
+    if action == "OCCUPY":
+        if not occ.occupy_step(ctx, unit, order, wanted, _messenger):
+            return []
+        _acted(ctx, unit.id, "OCCUPY", moved=False)
+        return []
+    facts = occ.leave_step(ctx, unit, order, action, wanted)
+    if not _messenger(ctx, unit, facts):
+        return []
+    occ.leave(ctx, unit.id, order, facts["leave:place"])
+    _acted(ctx, unit.id, action)
+    return []
+
+
+def _kutuzov(ctx: Ctx, unit: Unit) -> bool:
+    """VF-218: a Stoisch unit of the host list within 12 in of Kutuzov may move and change
+    formation in the command phase (VF-159's restriction is lifted; AMB-32)."""
+    state = m.side_state(ctx.game, unit.side)
+    cinc = ctx.game.leader(state.cinc)
+    if not has(unit, "stoisch") or "kutuzov" not in cinc.special_rules or cinc.removed:
+        return False
+    if unit.army_list != state.army_list:
+        return False
+    facts = ctx.need({"kutuzov": bind(ms.within, ctx.game, cinc, unit, 12.0, "VF-218")})
+    return bool(facts["kutuzov"])
+
+
+def _unrestricted(unit: Unit) -> Unit:
+    """The unit without Stoisch, for the formation checks Kutuzov lifts (VF-218)."""
+    rules = tuple(r for r in unit.stats.special_rules if r != "stoisch")
+    return replace(unit, stats=replace(unit.stats, special_rules=rules))
 
 
 def _changes(order: dict[str, JSON]) -> bool:
@@ -240,7 +314,8 @@ def reform(ctx: Ctx, unit_id: str, when: str) -> None:
     spec = fm.spec_of(raw)
     action = str(order.get("action"))
     try:
-        problem = fm.change_problem(unit, action, when, spec, bool(order.get("path")))
+        checked = _unrestricted(unit) if _kutuzov(ctx, unit) else unit  # VF-218
+        problem = fm.change_problem(checked, action, when, spec, bool(order.get("path")))
         if problem is not None:
             raise problem
         after = fm.changed(unit, spec, fm.build(unit, spec))
@@ -291,10 +366,14 @@ def _check_move(
             "VF-57",
             T("the path costs {cost} in; the allowance is {limit} in", cost=cost, limit=limit),
         )
+    if "feature" in facts and not facts["feature"]:
+        raise Skip(
+            "VF-193", T("{unit} may not enter or touch that defensible feature", unit=unit.id)
+        )
     if not facts["clear"]:
         raise Skip(
             "VF-56",
-            T("{unit} would leave the table, touch a friend or pass a leader", unit=unit.id),
+            T("{unit} would leave the table or touch a friend", unit=unit.id),
         )
     if facts.get("start"):
         rule = "VF-64" if action == "CHARGE" else "VF-58"
@@ -309,6 +388,8 @@ def _check_move(
         raise Skip("VF-61", T("{unit} must end inside the front arcs it started in", unit=unit.id))
     if action == "CHARGE" and target is not None:
         if "six" in facts and not facts["six"]:
+            if has(target, "artillerie_zu_pferd"):
+                raise Skip("VF-149", T("infantry charges horse artillery only from within 6 in"))
             raise Skip("VF-64", T("infantry charges cavalry only from within 6 in"))
         if not facts["visible"]:
             raise Skip(

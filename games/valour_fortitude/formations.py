@@ -40,7 +40,13 @@ BLOCKS = (
     Formation.OPEN_ORDER,
     Formation.COMPANY_COLUMN,
 )
-FIRING = (*BLOCKS[:2], Formation.SQUARE, Formation.OPEN_ORDER, Formation.COMPANY_COLUMN)
+FIRING = (  # NONE: an occupant shoots in any direction (VF-196)
+    *BLOCKS[:2],
+    Formation.SQUARE,
+    Formation.OPEN_ORDER,
+    Formation.COMPANY_COLUMN,
+    Formation.NONE,
+)
 OPEN_GAP_MIN, OPEN_GAP_MAX = Decimal("0.25"), Decimal("0.5")  # VF-146
 ARTILLERY_GAP_IN = Decimal("0.5")  # VF-11: within 1 in; proposed as the scenario example's
 KEEP_CLEAR_IN = 3.0  # VF-60: more than 3 in from enemy units
@@ -458,6 +464,8 @@ def spec_json(spec: Spec) -> dict[str, JSON]:
 
 def ranged_halved(unit: Unit) -> bool:
     """VF-141 square, VF-152 company column, VF-146 open order 3 or 4 ranks deep."""
+    if unit.occupying is not None:
+        return is_infantry(unit)  # VF-199
     if unit.formation in (Formation.SQUARE, Formation.COMPANY_COLUMN):
         return True
     return unit.formation is Formation.OPEN_ORDER and unit.ranks >= 3

@@ -5,12 +5,18 @@ proposals waiting for the umpire, the result.
 
 `flow` is plain JSON (no floats): it is dumped as it is. `apply` never changes a Match it was
 given: the runner works on `copy.deepcopy(flow)` and on new GameStates.
+
+A game set up from a scenario document (the option `scenario_document`, `documents.py`) carries
+the document (`ScenarioDocument`: its text and sha256) so that any process can rebuild the
+scenario from a snapshot; its JSON adds `document` only then (a shipped scenario's JSON is as it
+was).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 from dataclasses import dataclass, field, replace
 
@@ -32,11 +38,28 @@ OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
+class ScenarioDocument:
+    """The `vf-scenario/1` text a game was set up from, and its sha256 (the key of the parsed
+    scenario cache, `documents.py`)."""
+
+    sha256: str
+    text: str = field(repr=False)
+
+    @classmethod
+    def of(cls, text: str) -> ScenarioDocument:
+        return cls(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(), text)
+
+    def to_json(self) -> JSON:
+        return {"sha256": self.sha256, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
 class Match:
     game: GameState
     flow: dict[str, JSON]
     # the game's JSON form, computed once (the GameState is immutable); callers get copies
     memo: dict[str, JSON] = field(default_factory=dict, compare=False, repr=False)
+    document: ScenarioDocument | None = None  # set up from a scenario document
 
     def game_json(self) -> JSON:
         """A fresh copy of `state_json.dump(self.game)`."""
@@ -83,16 +106,33 @@ def _record_text(record: object) -> str:
 
 def dump(match: Match) -> JSON:
     flow: JSON = json.loads(json.dumps(match.flow))
-    return {"game": match.game_json(), "flow": flow}
+    out: dict[str, JSON] = {"game": match.game_json(), "flow": flow}
+    if match.document is not None:
+        out["document"] = match.document.to_json()
+    return out
 
 
 def load(data: JSON) -> Match:
-    if not isinstance(data, dict) or set(data) != {"game", "flow"}:
-        raise ValueError("a Valour & Fortitude match is {game, flow}")
+    if not isinstance(data, dict) or set(data) - {"document"} != {"game", "flow"}:
+        raise ValueError("a Valour & Fortitude match is {game, flow, document?}")
     flow = data["flow"]
     if not isinstance(flow, dict) or "stage" not in flow:
         raise ValueError("flow is an object with a stage")
-    return Match(_load_game(json.dumps(data["game"])), json.loads(json.dumps(flow)))
+    document = _document(data["document"]) if "document" in data else None
+    game = _load_game(json.dumps(data["game"]))
+    return Match(game, json.loads(json.dumps(flow)), document=document)
+
+
+def _document(value: JSON) -> ScenarioDocument:
+    if not isinstance(value, dict) or set(value) != {"sha256", "text"}:
+        raise ValueError("a scenario document is {sha256, text}")
+    text = value["text"]
+    if not isinstance(text, str):
+        raise ValueError("a scenario document's text is a string")
+    doc = ScenarioDocument.of(text)
+    if doc.sha256 != value["sha256"]:
+        raise ValueError("the scenario document's sha256 does not match its text")
+    return doc
 
 
 @functools.lru_cache(maxsize=256)

@@ -242,20 +242,24 @@ def clearance(
     """Whether the unit stays at least (strict: more than) `inches` from every enemy unit all
     along its path (VF-58, VF-65)."""
     hull = swept(unit, path, game)
-    gaps = [
-        float(shapely.distance(hull, g.footprint_polygon(e, game.terrain)))
-        for e in enemies(game, unit.side)
-    ]
+    gaps = []
+    ok = True
+    for e in enemies(game, unit.side):
+        d = float(shapely.distance(hull, g.footprint_polygon(e, game.terrain)))
+        gaps.append(d)
+        if e.occupying is not None and not strict:  # VF-198: near, not touching
+            ok = ok and d > g.CONTACT_EPSILON_IN
+        else:
+            ok = ok and (d > inches + g.EXACT if strict else d >= inches - g.EXACT)
     near = min(gaps, default=math.inf)
-    ok = near > inches + g.EXACT if strict else near >= inches - g.EXACT
     word = "more than" if strict else "at least"
     text = f"{unit.id} stays {word} {inches:g} in from enemy units along its path"
     return Fact(text, ok, BOOL, rule, f"nearest {inches_text(near)} in")
 
 
 def end_clear(game: GameState, unit: Unit, path: Sequence[Point], friends_ok: bool) -> Fact:
-    """VF-56: the unit ends on the table, not in contact with a friendly unit, and passes no
-    enemy leader (VF-59, not built)."""
+    """VF-56: the unit ends on the table, not in contact with a friendly unit (enemy leaders
+    it passes over are overrun, VF-59: `overrun_place`)."""
     dx, dy = end_offset(unit, path)
     after = moved(unit, dx, dy)
     shape = g.footprint_polygon(after, game.terrain)
@@ -270,12 +274,6 @@ def end_clear(game: GameState, unit: Unit, path: Sequence[Point], friends_ok: bo
                 continue
             if shapely.distance(shape, g.footprint_polygon(friend, game.terrain)) <= 0.05:
                 problems.append(f"touches {friend.id}")
-    hull = swept(unit, path, game)
-    for leader in game.leaders:
-        if leader.side != unit.side and not leader.removed:
-            point = shapely.Point(float(leader.x), float(leader.y))
-            if shapely.distance(hull, point) <= float(leader.radius_in):
-                problems.append(f"passes over the leader {leader.id} (VF-59)")
     text = f"{unit.id} ends on the table clear of friendly units"
     return Fact(text, not problems, BOOL, "VF-56", "; ".join(problems) or "clear")
 
@@ -461,3 +459,129 @@ def reform_fits(game: GameState, after: Unit) -> Fact:
             problems.append(f"stands on impassable {piece.id}")
     text = f"{after.id} in its new formation stands on the table clear of friendly units"
     return Fact(text, not problems, BOOL, "VF-8", "; ".join(problems) or "clear")
+
+
+# --- defensible features (VF-193..VF-201) and overrun leaders (VF-59) ---
+
+FEATURE_NEAR_IN = 3.0  # VF-195: less than 3 in
+LEAVE_WITHIN_IN = 6.0  # VF-197
+
+
+def overrun_by(game: GameState, unit: Unit, path: Sequence[Point]) -> list[Leader]:
+    """VF-59: the enemy leaders on the table the unit's swept ground passes over."""
+    hull = swept(unit, path, game)
+    out = []
+    for leader in game.leaders:
+        if leader.side != unit.side and not leader.removed and leader.occupying is None:
+            point = shapely.Point(float(leader.x), float(leader.y))
+            if shapely.distance(hull, point) <= float(leader.radius_in):
+                out.append(leader)
+    return out
+
+
+def overrun_place(game: GameState, leader: Leader, cleared: object) -> Fact:
+    """VF-59, V-11: where the overrun leader is put: within 6 in of the nearest unit of its
+    own side (proposed 3 in from it, the nearest such point to where the leader stood, on the
+    table, off every unit and off `cleared`, the ground the overrunning unit covers), as the
+    offset of the leader; null when its side has no unit on the table (the umpire's)."""
+    own = [u for u in table_units(game) if u.side == leader.side]
+    here = shapely.Point(float(leader.x), float(leader.y))
+    text = f"placement of the overrun leader {leader.id}"
+    if not own:
+        return Fact(text, None, OFFSET, "VF-59", "no unit of its side on the table")
+    near = min(
+        own, key=lambda u: (shapely.distance(g.footprint_polygon(u, game.terrain), here), u.id)
+    )
+    radius = float(leader.radius_in)
+    ring = g.footprint_polygon(near, game.terrain).buffer(3.0 + radius).exterior
+    blocked = [g.footprint_polygon(u, game.terrain).buffer(radius) for u in table_units(game)]
+    assert isinstance(cleared, shapely.Geometry)
+    blocked.append(cleared.buffer(radius))
+    width, depth = float(game.table.width_in), float(game.table.depth_in)
+    best: tuple[float, float, float] | None = None
+    steps = max(8, int(ring.length * 4))
+    for i in range(steps):
+        pt = ring.interpolate(ring.length * i / steps)
+        if not (radius <= pt.x <= width - radius and radius <= pt.y <= depth - radius):
+            continue
+        if any(b.contains(pt) for b in blocked):
+            continue
+        d = float(pt.distance(here))
+        if best is None or d < best[0] - 1e-9:
+            best = (d, pt.x, pt.y)
+    note = f"3 in from {near.id}, the nearest unit of side {leader.side}"
+    if best is None:
+        return Fact(text, None, OFFSET, "VF-59", note + "; no free point found")
+    dx, dy = best[1] - float(leader.x), best[2] - float(leader.y)
+    return Fact(text, [_signed(dx), _signed(dy)], OFFSET, "VF-59", note)
+
+
+def near_feature(game: GameState, unit: Unit | Leader, feature: str) -> Fact:
+    """VF-195: the unit (or leader) is less than 3 in from the defensible feature."""
+    outline = g.piece_polygon(game.piece(feature))
+    if isinstance(unit, Leader):
+        d = float(shapely.distance(outline, shapely.Point(float(unit.x), float(unit.y))))
+        d = max(0.0, d - float(unit.radius_in))
+    else:
+        d = float(shapely.distance(outline, g.footprint_polygon(unit, game.terrain)))
+    text = f"{unit.id} is less than 3 in from {feature}"
+    return Fact(text, d < FEATURE_NEAR_IN - g.EXACT, BOOL, "VF-195", f"{inches_text(d)} in")
+
+
+def defensible_clear(
+    game: GameState, unit: Unit, path: Sequence[Point], target: Unit | None
+) -> Fact:
+    """VF-193, VF-198: the unit does not move into or through a defensible feature (only by
+    occupying it), and touches a feature occupied by an enemy unit only when it charges that
+    unit."""
+    hull = swept(unit, path, game)
+    assert isinstance(hull, shapely.Geometry)
+    problems = []
+    for piece in game.terrain:
+        if Trait.DEFENSIBLE not in piece.traits:
+            continue
+        outline = g.piece_polygon(piece)
+        if hull.intersection(outline).area > 1e-6:
+            problems.append(f"enters {piece.id} (VF-193)")
+            continue
+        holders = [e for e in enemies(game, unit.side) if e.occupying == piece.id]
+        touches = holders and shapely.distance(hull, outline) <= g.CONTACT_EPSILON_IN
+        if touches and (target is None or target.occupying != piece.id):
+            problems.append(f"touches {piece.id}, held by {holders[0].id} (VF-198)")
+    text = f"{unit.id} keeps out of defensible features"
+    return Fact(text, not problems, BOOL, "VF-193", "; ".join(problems) or "clear")
+
+
+def leave_place(unit: Unit, path: Sequence[Point]) -> Fact:
+    """VF-197: where the leaving unit's block is put (its kept bases moved so that their anchor
+    is at the path's last point), as an offset the umpire may shift."""
+    dx, dy = end_offset(unit, path[-1:])
+    return Fact(f"placement of {unit.id} leaving its feature", [str(dx), str(dy)], OFFSET, "VF-197")
+
+
+def leave_clear(game: GameState, after: Unit, feature: str) -> Fact:
+    """VF-197: the leaving unit stands entirely within 6 in of the feature, at least 3 in from
+    enemy units, on the table, clear of friendly units and out of defensible features."""
+    shape = g.bases_outline(after.bases)
+    outline = g.piece_polygon(game.piece(feature))
+    problems = []
+    if not outline.buffer(LEAVE_WITHIN_IN + g.EXACT).contains(shape):
+        problems.append(f"not entirely within 6 in of {feature}")
+    width, depth = float(game.table.width_in), float(game.table.depth_in)
+    x0, y0, x1, y1 = shape.bounds
+    if x0 < -g.EXACT or y0 < -g.EXACT or x1 > width + g.EXACT or y1 > depth + g.EXACT:
+        problems.append("leaves the table")
+    for other in table_units(game):
+        if other.id == after.id:
+            continue
+        d = float(shapely.distance(shape, g.footprint_polygon(other, game.terrain)))
+        if other.side != after.side and d < KEEP_AWAY_IN - g.EXACT:
+            problems.append(f"{inches_text(d)} in from {other.id}")
+        elif other.side == after.side and d <= 0.05:
+            problems.append(f"touches {other.id}")
+    for piece in game.terrain:
+        stops = Trait.DEFENSIBLE in piece.traits or Trait.IMPASSABLE in piece.traits
+        if stops and shape.intersection(g.piece_polygon(piece)).area > 1e-6:
+            problems.append(f"stands in {piece.id}")
+    text = f"{after.id} leaves {feature}: within 6 in of it, 3 in from enemy units"
+    return Fact(text, not problems, BOOL, "VF-197", "; ".join(problems) or "clear")

@@ -28,19 +28,22 @@ from decimal import Decimal
 
 from games.core.i18n import T
 from games.core.protocol import JSON
-from games.valour_fortitude import fate
+from games.valour_fortitude import fate, relentless
 from games.valour_fortitude import formations as fm
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
+from games.valour_fortitude import occupation as occ
 from games.valour_fortitude.command import Step, sheet
 from games.valour_fortitude.context import Ctx, Fact
-from games.valour_fortitude.morale import flee, take_casualties
+from games.valour_fortitude.morale import flee, take_casualties, unpredictable
 from games.valour_fortitude.shooting import bind, napoleon_of
 from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, Unit, exact
 from games.valour_fortitude.values import (
     allowance,
+    double_hits,
     has,
+    hit_tests,
     in_march_column,
     is_artillery,
     is_cavalry,
@@ -212,12 +215,17 @@ def _value(
         return 1  # VF-83: fixed
     rough = facts.get(f"rough:{unit.id}") or facts.get(f"rough:{enemy.id}")
     surrounded = not sees and unit.formation is not Formation.COMPANY_COLUMN  # VF-88, VF-152
-    halvings = surrounded + (1 if rough and (is_cavalry(unit) or is_artillery(unit)) else 0)
+    held = unit.occupying is not None or enemy.occupying is not None  # VF-199
+    mounted_or_guns = is_cavalry(unit) or is_artillery(unit)
+    halvings = surrounded + (1 if (rough or held) and mounted_or_guns else 0)
     adds: list[int] = []
     if is_infantry(unit) and unit.formation is Formation.LINE and sees and unit.stats.ranged:
         adds.append(unit.stats.ranged // 2)  # VF-84, AMB-20
-    if not seen and enemy.formation not in (Formation.SQUARE, Formation.COMPANY_COLUMN):
-        adds.append(1)  # VF-86 (VF-141, VF-152: never flanked)
+    if is_infantry(unit) and unit.occupying is not None:
+        adds.append(1)  # VF-199
+    never_flanked = (Formation.SQUARE, Formation.COMPANY_COLUMN)
+    if not seen and enemy.formation not in never_flanked and enemy.occupying is None:
+        adds.append(1)  # VF-86 (VF-141, VF-152, VF-196: never flanked)
     cover = facts.get("cover:t" if striking_back else "cover:a")
     if fm.melee_bonus(unit, cover not in (None, "none")):
         adds.append(fm.melee_bonus(unit, cover not in (None, "none")))  # VF-141/146/152
@@ -236,6 +244,9 @@ def _value(
         adds.append(1)  # VF-93: one brigade supporter at most (AMB-23)
     if striking_back and facts.get(f"wellington:{unit.id}"):
         adds.append(1)  # VF-210
+    for rule in ("radetzky", "bluecher", "sir_john_moore"):
+        if facts.get(f"{rule}:{unit.id}"):
+            adds.append(1)  # VF-214, VF-215, VF-211
     return pipeline(unit.stats.melee, halvings, adds)
 
 
@@ -243,15 +254,18 @@ def _modifier(unit: Unit, helpers: list[Unit]) -> int:
     """VF-94: +1 when the unit and all supporters have no casualties (AMB-24), -1 when any is
     shaken."""
     group = [unit, *helpers]
+    heavy = 1 if all(has(u, "schwere_artillerie") for u in group) else 0  # VF-150
     if any(shaken(u) for u in group):
-        return -1
-    return 1 if all(u.casualties == 0 for u in group) else 0
+        return heavy - 1
+    return heavy + (1 if all(u.casualties == 0 for u in group) else 0)
 
 
-def _rerolls(unit: Unit, helpers: list[Unit]) -> bool:
-    """VF-153 heavy cavalry, VF-154 Elan (attack column), VF-155 disciplined musketry: reroll
-    natural 1s when every supporter shares the rule."""
-    if has(unit, "schwere_kavallerie") and all(has(h, "schwere_kavallerie") for h in helpers):
+def _rerolls(unit: Unit, helpers: list[Unit], target: Unit | None = None) -> bool:
+    """VF-153 heavy cavalry (not against a target in a defensible feature, seed L939), VF-154
+    Elan (attack column), VF-155 disciplined musketry: reroll natural 1s when every supporter
+    shares the rule."""
+    heavy = has(unit, "schwere_kavallerie") and all(has(h, "schwere_kavallerie") for h in helpers)
+    if heavy and (target is None or target.occupying is None):
         return True
     column = unit.formation is Formation.ATTACK_COLUMN
     if (
@@ -300,6 +314,8 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
     for c in (*candidates, *t_candidates):
         fighter = attacker if c.side == attacker.side else target
         wanted[f"brigade:{c.id}"] = bind(ms.within, game, c, fighter, BRIGADE_SUPPORT_IN, "VF-93")
+    supporters = [*helpers, *t_helpers, *candidates, *t_candidates]
+    wanted.update(leader_facts(game, [attacker, target], supporters))
     facts = ctx.need(wanted)
     brigade = _brigade_supporter(ctx, named, candidates, refused, attacker, helpers, facts)
     backers = [*helpers, *([brigade] if brigade is not None else [])]  # VF-94 "supporting"
@@ -314,6 +330,9 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
         )
     t_brigade = _brigade_supporter(ctx, False, t_candidates, None, target, t_helpers, facts)
     t_backers = [*t_helpers, *([t_brigade] if t_brigade is not None else [])]
+    for u in (attacker, target):  # VF-161, AMB-38: before the attack dice
+        unpredictable(ctx, u.id)
+    attacker, target = ctx.game.unit(attacker.id), ctx.game.unit(target.id)
     a_sees, t_sees = bool(facts["a_sees"]), bool(facts["t_sees"])
     a_value = _value(
         attacker, target, a_sees, t_sees, helpers, facts, False, brigade=len(backers) - len(helpers)
@@ -330,11 +349,21 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
     )
     a_value += fate.melee_bonus(ctx, attacker)  # cards A, Q (VF-222)
     t_value += fate.melee_bonus(ctx, target)
-    a_faces, a_hits = fate.hit_tests(
-        ctx, attacker, a_value, _modifier(attacker, backers), _rerolls(attacker, backers)
+    a_faces, a_hits = _hit_tests(
+        ctx,
+        attacker,
+        a_value,
+        _modifier(attacker, backers),
+        _rerolls(attacker, backers, target),
+        facts,
     )
-    t_faces, t_hits = fate.hit_tests(
-        ctx, target, t_value, _modifier(target, t_backers), _rerolls(target, t_backers)
+    t_faces, t_hits = _hit_tests(
+        ctx,
+        target,
+        t_value,
+        _modifier(target, t_backers),
+        _rerolls(target, t_backers, attacker),
+        facts,
     )
     ctx.say(
         T(
@@ -357,11 +386,16 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
         ),
         data={"roll": {"purpose": "strike back", "faces": list[JSON](t_faces)}},
     )
-    attacker_wins = winner_is_attacker(a_hits, t_hits, facts)
+    a_hits += double_hits(a_faces, _modifier(attacker, backers), _double(attacker))  # VF-170
+    t_hits += double_hits(t_faces, _modifier(target, t_backers), _double(target))  # VF-171
+    a_total = a_hits + _bagration(facts, [attacker, *backers])  # VF-217
+    t_total = t_hits + _bagration(facts, [target, *t_backers])
+    attacker_wins = winner_is_attacker(a_total, t_total, facts)
     win, lose = (attacker, target) if attacker_wins else (target, attacker)
     ctx.say(T("{unit} wins the fight (VF-73)", unit=win.id))
     # VF-74: casualties, then morale tests; winners take none (VF-105)
-    auto = _auto_flight(lose, win, helpers if lose is target else t_helpers)
+    held = attacker.occupying or target.occupying  # VF-200: no auto flight, no falling back
+    auto = None if held else _auto_flight(lose, win, helpers if lose is target else t_helpers)
     for unit, hits in ((target, a_hits), (attacker, t_hits)):
         if unit is lose and auto is not None:
             flee(ctx, unit.id, auto)  # VF-106: without a morale test
@@ -379,10 +413,13 @@ def fight(ctx: Ctx, step: Step) -> list[Step]:
     follow: list[Step] = []
     losers = [lose, *(helpers if lose is attacker else t_helpers)]
     for u in losers:  # VF-75, AMB-19: every losing cavalry unit
-        if is_cavalry(u) and m.on_table(ctx.game.unit(u.id)):
+        if is_cavalry(u) and m.on_table(ctx.game.unit(u.id)) and not held:
             follow.append({"do": "fall_back", "unit": u.id})
-    if not m.on_table(ctx.game.unit(lose.id)) and has(win, "unnachgiebig"):
-        ctx.say(T("{unit} could make a relentless charge: not built (VF-163)", unit=win.id))
+    if lose is target and target.occupying and not m.on_table(ctx.game.unit(target.id)):
+        answer = str(sheet(ctx).get("occupy_after_melee") or "no")  # V-12
+        occ.occupy_after_melee(ctx, attacker, target.occupying, answer)  # VF-200
+    gone = not m.on_table(ctx.game.unit(lose.id)) or {"do": "fall_back", "unit": lose.id} in follow
+    follow += relentless.follow(ctx.game, ctx.game.unit(win.id), gone, step)  # VF-163, V-13
     return follow
 
 
@@ -522,6 +559,63 @@ def _brigade_supporter(
             )
         )
     return chosen
+
+
+# named general -> (reach in inches, rule id, whether it concerns the unit): VF-208, VF-214,
+# VF-215, VF-217 (units of the host list only, AMB-32)
+LEADERS: dict[str, tuple[float, str, Callable[[Unit], bool]]] = {
+    "ney": (3.0, "VF-208", lambda u: True),
+    "radetzky": (6.0, "VF-214", is_infantry),
+    "bluecher": (12.0, "VF-215", lambda u: u.turn_flags.charged_this_round),
+    "bagration": (12.0, "VF-217", lambda u: True),
+    "sir_john_moore": (12.0, "VF-211", lambda u: True),  # the attacker only
+}
+
+
+def leader_facts(
+    game: GameState, fighters: list[Unit], supporters: list[Unit]
+) -> dict[str, Callable[[], Fact]]:
+    """The distances to the named generals whose rules concern these units: fighters for all
+    of them, supporters for Bagration's (VF-217: units that fought or supported)."""
+    wanted: dict[str, Callable[[], Fact]] = {}
+    for unit in (*fighters, *supporters):
+        state = m.side_state(game, unit.side)
+        cinc = game.leader(state.cinc)
+        if cinc.removed or unit.army_list != state.army_list:
+            continue
+        for rule in cinc.special_rules:
+            found = LEADERS.get(rule)
+            if found is None or (unit not in fighters and rule != "bagration"):
+                continue
+            if rule == "sir_john_moore" and unit is not fighters[0]:
+                continue  # VF-211: units that make an attack in their melee phase
+            reach, vf, concerns = found
+            if concerns(unit):
+                wanted[f"{rule}:{unit.id}"] = bind(ms.within, game, cinc, unit, reach, vf)
+    return wanted
+
+
+def _hit_tests(
+    ctx: Ctx, unit: Unit, dice: int, modifier: int, reroll: bool, facts: dict[str, JSON]
+) -> tuple[list[int], int]:
+    """VF-94 with the fate cards (card 6); a French unit within 3 in of Ney rerolls every failed
+    die not yet rerolled (VF-208, VF-T40), so card 6 finds nothing left to reroll."""
+    if not facts.get(f"ney:{unit.id}"):
+        return fate.hit_tests(ctx, unit, dice, modifier, reroll)
+    faces, hits = hit_tests(ctx.roll, dice, modifier, reroll, reroll_failed=True)
+    ctx.say(T("Ney: the failed melee dice of {unit} are rerolled (VF-208)", unit=unit.id))
+    return faces, hits
+
+
+def _double(unit: Unit) -> int:
+    """VF-170 Pistolen: 6+ causes 2 casualties; VF-171 Schnellfeuer: 5+ (the enemy in contact
+    is within 12 in); 7: never."""
+    return 5 if has(unit, "schnellfeuer") else 6 if has(unit, "pistolen") else 7
+
+
+def _bagration(facts: dict[str, JSON], units: list[Unit]) -> int:
+    """VF-217: +1 to the Russian result when a unit that fought or supported is within 12 in."""
+    return 1 if any(facts.get(f"bagration:{u.id}") for u in units) else 0
 
 
 def winner_is_attacker(a_hits: int, t_hits: int, facts: dict[str, JSON]) -> bool:

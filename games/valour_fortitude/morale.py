@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.core.i18n import T
+from games.core.protocol import JSON
 from games.valour_fortitude import fate
 from games.valour_fortitude import match as m
-from games.valour_fortitude.context import Ctx
-from games.valour_fortitude.values import shaken
+from games.valour_fortitude.context import Ctx, passes
+from games.valour_fortitude.state import Unit
+from games.valour_fortitude.values import has, shaken
 
 
 def take_casualties(
@@ -20,6 +22,7 @@ def take_casualties(
     test (VF-104: +1 in the shooting phase), which a melee winner does not take (VF-105)."""
     if hits <= 0:
         return
+    unpredictable(ctx, unit_id)  # VF-161: the first casualty, before the markers
     unit = ctx.game.unit(unit_id)
     room = max(0, unit.stats.morale - unit.casualties)
     markers = min(room, hits)
@@ -42,10 +45,55 @@ def take_casualties(
         return
     modifier = (1 if shooting else 0) + bonus + fate.morale_modifier(ctx, unit)  # J (Britain)
     purpose = T("Morale test of {unit} (VF-104)", unit=unit.id)
-    if not ctx.test(purpose, excess, modifier, 4) and not fate.inspiration(
+    if not _morale_test(ctx, unit, purpose, excess, modifier) and not fate.inspiration(
         ctx, unit.side, "unit", unit.id
     ):  # card 8
         flee(ctx, unit.id, T("failed its morale test"))
+
+
+def _morale_test(ctx: Ctx, unit: Unit, purpose: str, n: int, modifier: int) -> bool:
+    """VF-104; a Stoisch unit rerolls the dice that show 1 (VF-159), each once."""
+    if not has(unit, "stoisch"):
+        return ctx.test(purpose, n, modifier, 4)
+    faces = ctx.roll(n)
+    ones = sum(1 for f in faces if f == 1)
+    faces = [ctx.roll(1)[0] if f == 1 else f for f in faces]
+    passed = all(passes(f, modifier, 4) for f in faces)
+    ctx.say(
+        T(
+            "{purpose}: dice {faces} ({ones} ones rerolled, VF-159), modifier {modifier}, "
+            "each needs 4+: {outcome}",
+            purpose=purpose,
+            faces=" ".join(str(f) for f in faces),
+            ones=ones,
+            modifier=f"{modifier:+d}",
+            outcome=T("passed") if passed else T("failed"),
+        ),
+        data={"roll": {"purpose": purpose, "faces": list[JSON](faces), "modifier": modifier}},
+    )
+    return passed
+
+
+def unpredictable(ctx: Ctx, unit_id: str) -> None:
+    """VF-161: the first time an Unvorhersehbar unit fights, strikes back (before its dice,
+    AMB-38) or suffers a casualty, 1D6: 1 gives -1 melee and -1 morale, 6 gives +1 to both,
+    for the rest of the battle (`Unit.unpredictable` keeps the result; the stats change)."""
+    unit = ctx.game.unit(unit_id)
+    if not has(unit, "unvorhersehbar") or unit.unpredictable is not None:
+        return
+    face = ctx.roll(1)[0]
+    delta = -1 if face == 1 else 1 if face == 6 else 0
+    stats = replace(unit.stats, melee=unit.stats.melee + delta, morale=unit.stats.morale + delta)
+    ctx.game = m.with_unit(ctx.game, replace(unit, stats=stats, unpredictable=delta))
+    ctx.say(
+        T(
+            "Unpredictable test of {unit} (VF-161): die {face}, melee and morale {delta}",
+            unit=unit_id,
+            face=face,
+            delta=f"{delta:+d}",
+        ),
+        data={"roll": {"purpose": "VF-161", "faces": [face], "modifier": 0}},
+    )
 
 
 def flee(ctx: Ctx, unit_id: str, why: str, resolve: bool = True) -> None:
@@ -98,7 +146,9 @@ def resolve_test(ctx: Ctx, brigade_id: str, bg_near_cinc: bool, napoleon: bool) 
     brigade = m.brigade(ctx.game, brigade_id)
     n = brigade.pending_resolve_tests
     unfled = [u for u in brigade.units if not ctx.game.unit(u).fled]
-    modifier = (1 if len(unfled) >= 5 else 0) + (1 if bg_near_cinc else 0)
+    cinc = ctx.game.leader(m.side_state(ctx.game, brigade.side).cinc)
+    cautious = "vorsichtig" in cinc.special_rules  # VF-205: a cautious CinC gives no +1
+    modifier = (1 if len(unfled) >= 5 else 0) + (1 if bg_near_cinc and not cautious else 0)
     modifier -= 1 if 2 * (len(brigade.units) - len(unfled)) >= len(brigade.units) else 0
     modifier += 1 if napoleon else 0
     ctx.game = m.with_brigade(ctx.game, replace(brigade, pending_resolve_tests=0))
@@ -122,6 +172,8 @@ def waver(ctx: Ctx, brigade_id: str, near_enemy: dict[str, bool]) -> None:
     for unit_id in brigade.units:
         unit = ctx.game.unit(unit_id)
         if not unit.fled and near_enemy.get(unit_id):
+            unpredictable(ctx, unit_id)  # VF-161: a casualty
+            unit = ctx.game.unit(unit_id)
             total = min(unit.stats.morale, unit.casualties + 1)
             ctx.game = m.with_unit(ctx.game, replace(unit, casualties=total))
             ctx.say(T("{unit} suffers 1 casualty from wavering (VF-110)", unit=unit_id))

@@ -16,10 +16,10 @@ from decimal import Decimal, InvalidOperation
 from games.core.i18n import T
 from games.core.protocol import JSON, Rejection
 from games.valour_fortitude import formations as fm
-from games.valour_fortitude.state import GameState, Point, Unit, exact
+from games.valour_fortitude.state import GameState, Point, Trait, Unit, exact
 from games.valour_fortitude.values import is_artillery
 
-ACTIONS = ("STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY")  # VF-54
+ACTIONS = ("STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY", "OCCUPY")  # VF-54, VF-195
 MODES = ("full", "skirmish", "carbine")  # VF-144, VF-145
 ID: JSON = {"type": "string", "minLength": 1, "maxLength": 40}
 COORD: JSON = {
@@ -67,6 +67,7 @@ UNIT_ORDER: JSON = {
         "action": {"enum": list(ACTIONS)},
         "path": PATH,
         "target": ID,
+        "feature": ID,  # OCCUPY (VF-195)
         "formation_before": FORMATION_CHANGE,
         "formation_after": FORMATION_CHANGE,
     },
@@ -106,6 +107,7 @@ TURN_ORDERS: JSON = {
         "on_illegal": {"enum": ["skip", "ask"]},
         "strike_back": {"enum": ["none", "auto"]},  # V-09 standing policy (melee.py)
         "reserves": {"type": "array", "maxItems": 30},  # VF-120 (reserves.py checks each)
+        "occupy_after_melee": {"enum": ["yes", "no"]},  # V-12, VF-200 (occupation.py)
     },
     "additionalProperties": False,
 }
@@ -204,6 +206,8 @@ def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[R
         changes = [w for w in ("before", "after") if f"formation_{w}" in order]
         for rule, message in change_problems(game.unit(unit_id), order):
             bad(rule, message, where)
+        for rule, message in occupy_problems(game, game.unit(unit_id), order):
+            bad(rule, message, where)
         needs_path = ("WITHDRAW", "MARCH", "CHARGE") if changes else ACTIONS[1:5]
         if action in needs_path and "path" not in order:
             bad("VF-56", T("a {action} needs a path", action=action), where)
@@ -237,12 +241,47 @@ def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[R
     return out
 
 
+def occupy_problems(game: GameState, unit: Unit, order: dict[str, JSON]) -> list[tuple[str, str]]:
+    """VF-195, VF-197, VF-201: the form of an OCCUPY order, and what an occupant may do."""
+    action = order.get("action")
+    if action != "OCCUPY":
+        if "feature" in order:
+            return [("VF-195", T("only an OCCUPY order names a feature"))]
+        if unit.occupying is not None and action in ("CHARGE", "MARCH"):
+            why = T(
+                "{unit} leaves {feature} only with a Move or Withdraw",
+                unit=unit.id,
+                feature=unit.occupying,
+            )
+            return [("VF-197", why)]
+        return []
+    feature = order.get("feature")
+    if not isinstance(feature, str):
+        return [("VF-195", T("an OCCUPY order names the feature"))]
+    if "path" in order or "target" in order or _changes(order):
+        return [("VF-195", T("an OCCUPY order takes no path, target or formation change"))]
+    piece = next((t for t in game.terrain if t.id == feature), None)
+    if piece is None or Trait.DEFENSIBLE not in piece.traits:
+        return [("VF-195", T("{feature} is not a defensible feature", feature=feature))]
+    if piece.sections:
+        return [("VF-201", T("connected sections are not built ({feature})", feature=feature))]
+    if unit.occupying is not None:
+        return [
+            ("VF-201", T("{unit} already occupies {feature}", unit=unit.id, feature=unit.occupying))
+        ]
+    return []
+
+
+def _changes(order: dict[str, JSON]) -> bool:
+    return "formation_before" in order or "formation_after" in order
+
+
 def change_problems(unit: Unit, order: dict[str, JSON]) -> list[tuple[str, str]]:
     """VF-60: what is wrong with the formation changes of a unit's order (formations.py)."""
     action = str(order.get("action"))
     changes = [w for w in ("before", "after") if f"formation_{w}" in order]
-    if unit.fled or not unit.bases:
-        return []  # checked again when the step is reached
+    if unit.fled or not unit.bases or unit.occupying is not None:
+        return []  # checked again when the step is reached (an occupant: occupation.py)
     if len(changes) > 1:
         return [("VF-60", T("one formation change per action: before or after the move"))]
     out = []

@@ -15,9 +15,15 @@ umpire's answers written one order a line, for orders by email and the web page'
     on_illegal skip                                     (4.5; `ask` is refused by the sheet check)
     strike_back auto                                    your standing policy for the enemy's
                                                           turns: support your strike backs (V-09)
+    occupy U-A5 in V1                                   occupy a defensible feature (VF-195);
+                                                          an occupant leaves with move/withdraw
+    occupy_after_melee yes                              take a feature whose occupant fled (V-12)
     fate 5 unit U-A3                                    a fate card on the sheet (VF-223): also
                                                           brigade, objective, shot <n>,
+                                                          phase shooting|melee,
                                                           as eigeninitiative
+    fate 9 unit U-A6 to 50,20                           card 9's extra Move before the charge
+    fate 4 brigade BR-A1 move U-A1 to 5,6 move U-A2 to 7,8   card 4: one Move a unit
     reserve U-A9 at 20,0 to 20,6 20,12 after BR-A1      a reserve unit enters (VF-120..122)
     pass                                                an empty sheet: the turn is played idle
 
@@ -108,6 +114,7 @@ class Names:
     brigades: dict[str, str]
     leaders: dict[str, str]
     facts: dict[str, tuple[str, str]]  # lower key -> (key, kind)
+    features: dict[str, str] = field(default_factory=dict)  # terrain pieces (VF-195)
 
     @staticmethod
     def of(state: m.Match) -> Names:
@@ -122,6 +129,7 @@ class Names:
             {b.id.lower(): b.id for b in game.brigades},
             {x.id.lower(): x.id for x in game.leaders},
             facts,
+            {t.id.lower(): t.id for t in game.terrain},
         )
 
 
@@ -137,6 +145,10 @@ def _known(table: dict[str, str], word: str, what: str) -> str:
         )
     if what == "leader":
         raise TextError(T("there is no leader {name} (did you mean: {hint})", name=word, hint=hint))
+    if what == "feature":
+        raise TextError(
+            T("there is no terrain feature {name} (did you mean: {hint})", name=word, hint=hint)
+        )
     raise TextError(T("there is no unit {name} (did you mean: {hint})", name=word, hint=hint))
 
 
@@ -244,6 +256,8 @@ UnitKeys = {
     "formation": "formation",
     "after": "formation",
     "before": "before",
+    "in": "in",  # occupy <unit> in <feature> (VF-195)
+    "into": "in",
 }
 
 
@@ -263,6 +277,10 @@ def _unit_action(action: str) -> Callable[[Names, Sheet, list[str], int], None]:
             if len(found["at"]) != 1:
                 raise TextError(T("write: {usage}", usage=usage))
             order["target"] = unit(names, found["at"][0])
+        if "in" in found:  # VF-195
+            if len(found["in"]) != 1:
+                raise TextError(T("write: {usage}", usage="occupy <unit> in <feature>"))
+            order["feature"] = _known(names.features, found["in"][0], "feature")
         if "before" in found:  # VF-60 (formations.py)
             order["formation_before"] = _pairs(found["before"])
         if "formation" in found:
@@ -353,6 +371,14 @@ def _on_illegal(names: Names, sheet: Sheet, words: list[str], n: int) -> None:
     sheet.data["on_illegal"] = choice[0]
 
 
+def _occupy_after_melee(names: Names, sheet: Sheet, words: list[str], n: int) -> None:
+    choice = [w.lower() for w in words]
+    if choice not in (["yes"], ["no"]):
+        raise TextError(T("write 'occupy_after_melee yes' or 'occupy_after_melee no'"))
+    sheet.once("occupy_after_melee", n)
+    sheet.data["occupy_after_melee"] = choice[0]
+
+
 def _strike_back(names: Names, sheet: Sheet, words: list[str], n: int) -> None:
     choice = [w.lower() for w in words]
     if choice not in (["auto"], ["none"]):
@@ -367,6 +393,10 @@ FateKeys = {
     "objective": "objective",
     "shot": "shot",
     "as": "as",
+    "phase": "phase",
+    "to": "to",
+    "via": "to",
+    "path": "to",
 }
 CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # fate.ENTRY
 
@@ -374,13 +404,29 @@ CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # fa
 def fate_entry(names: Names, words: list[str]) -> dict[str, JSON]:
     """`<card> [unit <u>] [brigade <b>] [objective <o>] [shot <n>] [as eigeninitiative]` -> a
     fate entry (fate.ENTRY); the fate checks judge it (VF-36, VF-37, VF-222)."""
-    usage = "fate <card> [unit <unit>] [brigade <brigade>] [objective <id>] [shot <n>]"
+    usage = (
+        "fate <card> [unit <unit>] [brigade <brigade>] [objective <id>] [shot <n>]"
+        " [phase shooting|melee] [to <points>] [move <unit> to <points> ...]"
+    )
+    cuts = [i for i, w in enumerate(words) if w.lower() == "move"]  # card 4: one Move a unit
+    moves: list[JSON] = []
+    ends = [*cuts[1:], len(words)] if cuts else []
+    for a, b in zip(cuts, ends, strict=True):
+        move = clauses(words[a + 1 : b], {"to": "to", "via": "to", "path": "to"})
+        if len(move[""]) != 1 or "to" not in move:
+            raise TextError(T("write: {usage}", usage=usage), "VF-222")
+        moves.append({"unit": unit(names, move[""][0]), "path": points(move["to"])})
+    words = words[: cuts[0]] if cuts else words
     found = clauses(words, FateKeys)
     head = found[""]
     if len(head) != 1 or head[0].upper() not in CARDS:
         raise TextError(T("write: {usage}", usage=usage), "VF-222")
     entry: dict[str, JSON] = {"card": head[0].upper()}
-    for key in ("unit", "brigade", "objective", "shot", "as"):
+    if "to" in found:  # card 9: the extra Move
+        entry["path"] = points(found["to"])
+    if moves:
+        entry["moves"] = moves
+    for key in ("unit", "brigade", "objective", "shot", "as", "phase"):
         if key not in found:
             continue
         if len(found[key]) != 1:
@@ -395,7 +441,7 @@ def fate_entry(names: Names, words: list[str]) -> dict[str, JSON]:
                 raise TextError(T("the shot is the number of a shooting order, from 0"), "VF-222")
             entry[key] = int(word)
         else:
-            entry[key] = word.lower() if key == "as" else word
+            entry[key] = word.lower() if key in ("as", "phase") else word
     return entry
 
 
@@ -443,6 +489,7 @@ SHEET_LINES: dict[str, SheetLine] = {
     "fight": _fight,
     "on_illegal": _on_illegal,
     "strike_back": _strike_back,
+    "occupy_after_melee": _occupy_after_melee,  # V-12, VF-200
     "fate": _fate,
     "reserve": _reserve,
     "pass": _pass,
@@ -669,6 +716,8 @@ def _w_units(value: JSON) -> list[str]:
         line = f"{str(order['action']).lower()} {uid}"
         if "target" in order:
             line += f" at {order['target']}"
+        if "feature" in order:
+            line += f" in {order['feature']}"
         if "path" in order:
             line += f" to {path_text(order['path'])}"
         for key, word in (("formation_before", "before"), ("formation_after", "formation")):
@@ -707,6 +756,10 @@ def _w_on_illegal(value: JSON) -> list[str]:
     return [f"on_illegal {value}"] if isinstance(value, str) else []
 
 
+def _w_occupy_after_melee(value: JSON) -> list[str]:
+    return [f"occupy_after_melee {value}"] if isinstance(value, str) else []
+
+
 def _w_strike_back(value: JSON) -> list[str]:
     return [f"strike_back {value}"] if isinstance(value, str) else []
 
@@ -714,9 +767,14 @@ def _w_strike_back(value: JSON) -> list[str]:
 def fate_text(entry: JSON) -> str:
     assert isinstance(entry, dict)
     words = [str(entry["card"])]
-    words += [
-        f"{k} {entry[k]}" for k in ("unit", "brigade", "objective", "shot", "as") if k in entry
-    ]
+    keys = ("unit", "brigade", "objective", "shot", "as", "phase")
+    words += [f"{k} {entry[k]}" for k in keys if k in entry]
+    if "path" in entry:
+        words.append(f"to {path_text(entry['path'])}")
+    moves = entry.get("moves")
+    for move in moves if isinstance(moves, list) else []:
+        assert isinstance(move, dict)
+        words.append(f"move {move['unit']} to {path_text(move['path'])}")
     return " ".join(words)
 
 
@@ -745,6 +803,7 @@ FORMATTERS: tuple[tuple[str, Callable[[JSON], list[str]]], ...] = (
     ("melee_plan", _w_melee),
     ("on_illegal", _w_on_illegal),
     ("strike_back", _w_strike_back),
+    ("occupy_after_melee", _w_occupy_after_melee),
     ("reserves", _w_reserves),
 )
 
@@ -796,6 +855,9 @@ def canonical(sheet: dict[str, JSON]) -> dict[str, JSON]:
         elif key == "reserves" and isinstance(value, list):
             if value:
                 out[key] = [_reserve_entry(v) for v in value]
+        elif key == "fate" and isinstance(value, list):
+            if value:
+                out[key] = [_fate_entry(v) for v in value]
         elif key == "bg_moves" and isinstance(value, dict):
             if value:
                 out[key] = {k: _path(v) for k, v in value.items()}
@@ -806,6 +868,17 @@ def canonical(sheet: dict[str, JSON]) -> dict[str, JSON]:
             continue
         else:
             out[key] = value
+    return out
+
+
+def _fate_entry(item: JSON) -> JSON:
+    assert isinstance(item, dict)
+    out = dict(item)
+    if "path" in out:
+        out["path"] = _path(out["path"])
+    moves = out.pop("moves", None)
+    if isinstance(moves, list) and moves:  # an empty list reads back as none
+        out["moves"] = [{**mv, "path": _path(mv["path"])} for mv in moves if isinstance(mv, dict)]
     return out
 
 

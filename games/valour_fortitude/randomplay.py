@@ -19,7 +19,7 @@ from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, PLAY_FATE, TURN_ORDERS
 from games.valour_fortitude.shooting import can_fire, fire_profile
-from games.valour_fortitude.state import Formation, GameState, Unit
+from games.valour_fortitude.state import Formation, GameState, Trait, Unit
 from games.valour_fortitude.values import allowance, is_artillery, is_cavalry, is_infantry
 
 
@@ -155,6 +155,8 @@ def random_sheet(game: GameState, side: str, rng: Rng) -> dict[str, JSON]:
         "bg_moves": bg_moves,
         "melee_plan": "auto",
     }
+    if rng.chance(1, 2):
+        sheet["occupy_after_melee"] = rng.choice(("yes", "no"))  # V-12
     return sheet
 
 
@@ -169,6 +171,9 @@ def _unit_order(
     assert callable(gap)
     near = min(foes, key=lambda f: (gap(unit, f), f.id))
     d = float(gap(unit, near))
+    occupy = _occupy(game, unit, d, rng)  # VF-195, VF-197, sometimes
+    if occupy is not None:
+        return occupy
     reach = allowance(unit)
     if d <= 0.06:
         return {"action": "STAND"}
@@ -189,6 +194,24 @@ def _unit_order(
     (fx, fy), _ = g.axes(fm.facing_of(unit))
     ax, ay = ms.anchor(unit)
     return {"action": "MOVE", "path": [_pt(ax + fx * step, ay + fy * step)]}
+
+
+def _occupy(game: GameState, unit: Unit, d: float, rng: Rng) -> JSON:
+    """An occupant stands, or one time in six leaves back to where it stood (VF-197); a unit
+    less than 3 in from a free defensible feature occupies it one time in two (VF-195)."""
+    if unit.occupying is not None:
+        if d > 3.5 and unit.bases and rng.chance(1, 6):
+            ax, ay = ms.anchor(unit)
+            return {"action": "MOVE", "path": [_pt(ax, ay)]}
+        return {"action": "STAND"}
+    held = {u.occupying for u in game.units if u.occupying is not None and not u.fled}
+    shape = g.footprint_polygon(unit, game.terrain)
+    for piece in game.terrain:
+        if Trait.DEFENSIBLE not in piece.traits or piece.sections or piece.id in held:
+            continue
+        if float(shapely.distance(shape, g.piece_polygon(piece))) < 2.9 and rng.chance(1, 2):
+            return {"action": "OCCUPY", "feature": piece.id}
+    return None
 
 
 def _formation_change(unit: Unit, d: float, rng: Rng) -> JSON:

@@ -25,6 +25,7 @@ from games.core.protocol import (
     DEADLINE_KIND,
     JSON,
     OMNISCIENT,
+    SCENARIO_DOCUMENT,
     SYSTEM,
     Action,
     ActionSpec,
@@ -44,7 +45,8 @@ from games.valour_fortitude import order_sheet as o
 from games.valour_fortitude.context import BOOL, COUNT, COVER, COVER_CLASSES, INCHES, OFFSET, Ctx
 from games.valour_fortitude.kinds import CONFIRM, FIRST_SIDE, PLAY_FATE, TURN_ORDERS
 from games.valour_fortitude.randomplay import random_action
-from games.valour_fortitude.setup import SCENARIOS, new_match
+from games.valour_fortitude.setup import SCENARIOS, new_match, resolve
+from games.valour_fortitude.state import SideState
 from games.valour_fortitude.view import view
 
 SCHEMAS: dict[str, JSON] = {
@@ -74,6 +76,9 @@ class ValourFortitude:
         return SCENARIOS
 
     def roles(self, scenario: str, options: Mapping[str, JSON]) -> Sequence[RoleInfo]:
+        if SCENARIO_DOCUMENT in options:  # checked as set-up checks it (documents.py)
+            found, _ = resolve(GameConfig(scenario, options))
+            return tuple(_role(side) for side in found.state.sides)
         return (
             RoleInfo("A", T("Side A (attacker in the example)")),
             RoleInfo("B", T("Side B (defender in the example)")),
@@ -128,7 +133,7 @@ class ValourFortitude:
         ctx = Ctx(state.game, json.loads(json.dumps(state.flow)), rng, actor=action.role)
         before = (state.stage, state.game.turn.active_side)
         _dispatch(ctx, action)
-        after = m.Match(ctx.game, ctx.flow)
+        after = m.Match(ctx.game, ctx.flow, document=state.document)
         ended = (
             after.stage in (m.ORDERS, m.OVER)
             and (after.stage, after.game.turn.active_side) != before
@@ -203,6 +208,15 @@ class ValourFortitude:
         prompts = self.prompts(state)  # the umpire reads as the omniscient role (core.umpire)
         prompt = prompts.get(UMPIRE) if role == OMNISCIENT else prompts.get(role)
         return report(self.view(state, role), prompt)
+
+
+def _role(side: SideState) -> RoleInfo:
+    """A side of a scenario document, named by its army list and its part (VF-247)."""
+    if side.scenario_role == "attacker":
+        return RoleInfo(
+            side.id, T("Side {side}: {army}, attacker", side=side.id, army=side.army_list)
+        )
+    return RoleInfo(side.id, T("Side {side}: {army}, defender", side=side.id, army=side.army_list))
 
 
 def schema_errors(kind: str, payload: JSON) -> list[Rejection]:

@@ -1,7 +1,7 @@
 """The checks of a scenario's set-up against its rules and the army lists: the armies
 (`check_army`, VF-230..VF-240), the entry edges and terrain menu (VF-248), the objectives
-(VF-249), the deployment zones (VF-250) and the state's own coherence. Each problem names its
-place in the scenario file and the rule."""
+(VF-249), the deployment zones (VF-250), special rules that are not built (VF-140) and the
+state's own coherence. Each problem names its place in the scenario file and the rule."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from games.valour_fortitude.armies import army_lists, check_army
 from games.valour_fortitude.geometry import footprint_polygon
 from games.valour_fortitude.problems import Problem
 from games.valour_fortitude.scenario_model import Scenario, ScenarioRules
+from games.valour_fortitude.special_rules import not_built_for_general, not_built_for_profile
 from games.valour_fortitude.state import SIDES, GameState
 from games.valour_fortitude.state_json import state_problems
 
@@ -29,6 +30,35 @@ def scenario_problems(scenario: Scenario) -> list[Problem]:
     out += _objectives(scenario)
     out += _deployment(scenario)
     out += reserve_rule_problems(scenario.rules)
+    out += special_rule_problems(scenario.state)
+    return out
+
+
+def special_rule_problems(state: GameState) -> list[Problem]:
+    """VF-140: a unit or general whose special rule is not built (the registry
+    `special_rules.py`) is refused by that rule's id, naming the unit or leader and its place,
+    never played without its rule."""
+    out = []
+    for side in state.sides:
+        where = f"example.sides.{side.id}.army"
+        brigades = [b for b in state.brigades if b.side == side.id]
+        for leader in (x for x in state.leaders if x.side == side.id):
+            place = f"{where}.cinc"
+            if leader.brigade is not None:
+                i = next((k for k, b in enumerate(brigades) if b.id == leader.brigade), 0)
+                place = f"{where}.brigades[{i}].bg"
+            for rule, name in not_built_for_general(leader):
+                message = f"leader {leader.id} has the special rule {name}, which is not built"
+                out.append(Problem(place, rule, message))
+        for i, brigade in enumerate(brigades):
+            for j, unit_id in enumerate(brigade.units):
+                unit = state.unit(unit_id)
+                for rule, name in not_built_for_profile(unit):
+                    message = (
+                        f"{unit.id} ({unit.army_list}.{unit.profile}) has the special rule "
+                        f"{name}, which is not built"
+                    )
+                    out.append(Problem(f"{where}.brigades[{i}].units[{j}]", rule, message))
     return out
 
 

@@ -1,22 +1,22 @@
 """Setting a game up (VF-20..VF-25, VF-247..VF-251): the starter scenario's example set-up as its
 data gives it (armies, terrain, objectives, deployment, the attacker), the options, the fate
 decks shuffled (VF-25), and the initiative roll (VF-251) whose winner chooses who begins.
+With the option `scenario_document` the scenario is that document's (`documents.py`).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import replace
 
 from games.core.i18n import T
-from games.core.protocol import JSON, GameConfig, Rejection, SetupError
+from games.core.protocol import JSON, SCENARIO_DOCUMENT, GameConfig, Rejection, SetupError
 from games.core.rng import Rng
+from games.valour_fortitude import documents
 from games.valour_fortitude import match as m
 from games.valour_fortitude.reserves import ReserveRules, hold
-from games.valour_fortitude.scenario import load_scenario
 from games.valour_fortitude.scenario_model import Scenario
-from games.valour_fortitude.state import FateState, GameState
+from games.valour_fortitude.state import FateState
 
 SCENARIOS = ("starter",)
 CARDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")  # VF-25
@@ -47,12 +47,14 @@ AMB_OPTIONS = {
     "understrength_rounding": "AMB-46", "meeting_light_def": "AMB-47",
     "assault_objective_spacing": "AMB-48", "reserve_entry_timing": "AMB-49",
 }  # fmt: skip
-OPTIONS = ("auto_geometry", "turn_limit", "visibility", "scale_profile", "variant")
+OPTIONS = (
+    "auto_geometry", "turn_limit", "visibility", "scale_profile", "variant", SCENARIO_DOCUMENT,
+)  # fmt: skip
 
 
 def option_problems(scenario: str, options: Mapping[str, JSON]) -> list[Rejection]:
-    out: list[Rejection] = []
-    if scenario not in SCENARIOS:
+    out: list[Rejection] = documents.option_problems(options)
+    if scenario not in SCENARIOS and SCENARIO_DOCUMENT not in options:
         out.append(
             Rejection("VF-21", T("unknown scenario {name}", name=repr(scenario)), "/scenario")
         )
@@ -86,22 +88,22 @@ def option_problems(scenario: str, options: Mapping[str, JSON]) -> list[Rejectio
     return out
 
 
-@functools.cache
 def _scenario(name: str) -> Scenario:
-    """The scenario's set-up (reading and checking the data is slow: once per process; the
-    state is immutable)."""
-    return load_scenario(name)
+    """A shipped scenario's set-up (read and checked once per process)."""
+    return documents.shipped(name)
 
 
-def _scenario_state(name: str) -> GameState:
-    return _scenario(name).state
-
-
-def new_match(config: GameConfig, rng: Rng) -> m.Match:
+def resolve(config: GameConfig) -> tuple[Scenario, m.ScenarioDocument | None]:
+    """The scenario of a new game, shipped or from the option `scenario_document`."""
     problems = option_problems(config.scenario, config.options)
     if problems:
         raise SetupError(problems)
-    game = _scenario_state(config.scenario)
+    return documents.resolve(config.scenario, config.options)
+
+
+def new_match(config: GameConfig, rng: Rng) -> m.Match:
+    scenario, document = resolve(config)
+    game = scenario.state
     limit = config.options.get("turn_limit")
     turn = replace(game.turn, turn_limit=limit if isinstance(limit, int) else game.turn.turn_limit)
     sides = []
@@ -113,7 +115,7 @@ def new_match(config: GameConfig, rng: Rng) -> m.Match:
     attacker = next(s.id for s in game.sides if s.scenario_role == "attacker")
     roll = rng.d6()  # VF-251: the attacker's CinC rolls; 4+ he decides who begins
     decider = attacker if roll >= 4 else m.other(attacker)
-    rules = _scenario(config.scenario).rules  # VF-122: the scenario's reserve rules
+    rules = scenario.rules  # VF-122: the scenario's reserve rules
     reserve_rules = ReserveRules(
         rules.reserve_earliest_round, rules.reserve_share, rules.reserve_entry
     )
@@ -130,4 +132,4 @@ def new_match(config: GameConfig, rng: Rng) -> m.Match:
         "result": None,
     }
     game = hold(game, flow, {}, reserve_rules)  # the starter example holds no reserves
-    return m.Match(game, flow)
+    return m.Match(game, flow, document=document)

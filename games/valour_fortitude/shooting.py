@@ -18,9 +18,12 @@ from games.valour_fortitude.morale import take_casualties
 from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, Leader, Unit
 from games.valour_fortitude.values import (
+    double_hits,
     has,
     in_march_column,
     is_artillery,
+    is_cavalry,
+    is_infantry,
     pipeline,
     shaken,
 )
@@ -89,11 +92,17 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
             if ms.gap(game, unit, e) <= ms.NEAR_IN:
                 wanted[f"contact:{unit.id}:{e.id}"] = bind(ms.contact, game, unit, e)
         wanted[f"range:{unit.id}"] = bind(ms.in_range, game, unit, target, rng_in)
-        wanted[f"nearest:{unit.id}"] = bind(ms.nearest_visible, game, unit, target, attacked)
+        if not has(unit, "raketen"):  # VF-162: the target need not be the nearest
+            wanted[f"nearest:{unit.id}"] = bind(ms.nearest_visible, game, unit, target, attacked)
+        nap = napoleon_of(game, unit) if is_artillery(unit) else None
+        if nap is not None:  # VF-207: his artillery needs only sight and range
+            wanted[f"napoleon:{unit.id}"] = bind(ms.within, game, nap, unit, 12.0, "VF-207")
     wanted[f"half_sees:{firer.id}"] = bind(ms.half_front_rank_sees, game, firer, target, "VF-87")
     for h in helpers:
         wanted[f"half_sees:{h.id}"] = bind(ms.half_front_rank_sees, game, h, target, "VF-90")
     wanted["cover"] = bind(ms.cover, game, target)
+    if has(firer, "schnellfeuer"):
+        wanted[f"rapid12:{firer.id}"] = bind(ms.within, game, firer, target, 12.0, "VF-171")
     for unit in (firer, *helpers):
         if has(unit, "kartaetsche"):
             wanted[f"within12:{unit.id}"] = bind(ms.within, game, unit, target, 12.0, "VF-143")
@@ -113,7 +122,8 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
             raise Skip(
                 "VF-42", T("{target} is out of range of {unit}", target=target.id, unit=unit.id)
             )
-        if not facts[f"nearest:{unit.id}"]:
+        exempt = has(unit, "raketen") or bool(facts.get(f"napoleon:{unit.id}"))
+        if not exempt and not facts[f"nearest:{unit.id}"]:
             raise Skip(
                 "VF-41",
                 T(
@@ -134,13 +144,16 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
     adds: list[int] = []
     if has(firer, "kartaetsche") and facts.get(f"within12:{firer.id}"):
         adds.append(1)  # VF-143
+    shells = 2 if has(firer, "granaten") else 1  # VF-169: 2 instead of 1
     if is_artillery(firer) and target.formation in (
         Formation.MARCH_COLUMN,
         Formation.ATTACK_COLUMN,
     ):
-        adds.append(1)  # VF-85
+        adds.append(shells)  # VF-85
     if is_artillery(firer) and target.formation is Formation.SQUARE:
-        adds.append(1)  # VF-141
+        adds.append(shells)  # VF-141
+    if has(firer, "granaten") and facts["cover"] == "hard":
+        adds.append(1)  # VF-169
     for h in helpers:
         adds.append(2 if has(h, "kartaetsche") and facts.get(f"within12:{h.id}") else 1)  # VF-90
     shot_index = ctx.flow.get("shot")
@@ -149,10 +162,14 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
     cover = str(facts["cover"])
     modifier = -1 if any(shaken(u) for u in (firer, *helpers)) else 0  # VF-94, VF-101
     modifier -= {"none": 0, "soft": 1, "hard": 2}[cover]  # VF-188
+    modifier += special_modifier(firer, helpers)  # VF-150, VF-162
+    if has(target, "veteran") and target.formation is Formation.OPEN_ORDER:
+        modifier -= 1  # VF-173
     reroll = has(firer, "disziplinierte_schuetzen") and all(
         has(h, "disziplinierte_schuetzen") for h in helpers
     )  # VF-155
     faces, hits = fate.hit_tests(ctx, firer, dice, modifier, reroll)  # card 6
+    hits += double_hits(faces, modifier, double_threshold(firer, target, facts))  # VF-170/171
     ctx.say(
         T(
             "{unit} fires ({mode}) at {target}: {dice} dice {modifier}: {faces}, {hits} hits",
@@ -185,6 +202,26 @@ def shoot(ctx: Ctx, shot: dict[str, JSON]) -> None:
         ctx.game = m.with_unit(ctx.game, replace(h, turn_flags=flags))
     bonus = 1 if facts.get("napoleon") else 0
     take_casualties(ctx, target.id, hits, shooting=True, winner=False, bonus=bonus)
+
+
+def double_threshold(unit: Unit, target: Unit, facts: dict[str, JSON]) -> int:
+    """The roll from which a hit causes 2 casualties: 6 with Pistolen (VF-170) or Schnellfeuer
+    (VF-171), 5 with Schnellfeuer against a target within 12 in, cavalry, or infantry in square,
+    march column or attack column; 7 (never) otherwise."""
+    if has(unit, "schnellfeuer"):
+        close = bool(facts.get(f"rapid12:{unit.id}")) or is_cavalry(target)
+        columns = (Formation.SQUARE, Formation.MARCH_COLUMN, Formation.ATTACK_COLUMN)
+        close = close or (is_infantry(target) and target.formation in columns)
+        return 5 if close else 6
+    return 6 if has(unit, "pistolen") else 7
+
+
+def special_modifier(unit: Unit, helpers: list[Unit]) -> int:
+    """The hit-roll modifiers of special rules: heavy artillery +1 when the attacker and all
+    supporters have it (VF-150); rockets -1 when any of them has it (VF-162, AMB-39)."""
+    heavy = all(has(u, "schwere_artillerie") for u in (unit, *helpers))
+    rockets = any(has(u, "raketen") for u in (unit, *helpers))
+    return (1 if heavy else 0) - (1 if rockets else 0)
 
 
 def napoleon_of(game: GameState, unit: Unit) -> Leader | None:

@@ -19,9 +19,10 @@ from dataclasses import replace
 from games.core.i18n import T
 from games.core.protocol import JSON, OMNISCIENT
 from games.core.umpire import UMPIRE
-from games.valour_fortitude import command, fate, melee, morale, reserves
+from games.valour_fortitude import command, fate, melee, morale, relentless, reserves
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
+from games.valour_fortitude import occupation as occ
 from games.valour_fortitude.context import Ctx, Fact, NeedFacts
 from games.valour_fortitude.fate import ON_DRAW
 from games.valour_fortitude.shooting import bind, shoot
@@ -65,6 +66,7 @@ def queue_of(sheet: dict[str, JSON], game: GameState | None = None) -> list[Step
         *window,
         {"do": "melee_plan"},
         {"do": "resolve", "phase": "MELEE"},
+        *cards(fate.END_MELEE),  # 4 (Durchbruch), after the resolve tests
         {"do": "end_turn"},
     ]
 
@@ -194,6 +196,9 @@ def _unit(ctx: Ctx, step: Step) -> list[Step]:
     for _, entry in fate.sheet_entries(ctx, fate.BEFORE_ACTION) if "stage" not in step else ():
         if entry.get("unit") == unit_id:  # card 5 (not again for the stages of VF-60)
             fate.play(ctx, str(ctx.game.turn.active_side), entry)
+    surprise = fate.surprise(ctx, unit_id) if "stage" not in step else None
+    if surprise is not None:  # card 9: its extra Move, then the charge
+        return [s for s in surprise if isinstance(s, dict)]
     return command.unit_step(ctx, step)  # VF-60: a formation change is a stage of its own
 
 
@@ -252,9 +257,11 @@ def _end_turn(ctx: Ctx, step: Step) -> list[Step]:
     objectives = []
     for obj in game.objectives:
         controller = obj.controller
-        if obj.feature is None:  # AMB-7: a feature changes hands only by occupation
+        if obj.feature is None:
             a, b = int(str(facts[f"{obj.id}:A"])), int(str(facts[f"{obj.id}:B"]))
             controller = "A" if a > b else "B" if b > a else controller
+        else:  # AMB-7, VF-T36: a feature changes hands only by occupation
+            controller = occ.objective_controller(game, obj.feature, controller)
         if controller != obj.controller:
             ctx.say(
                 T(
@@ -278,6 +285,12 @@ def _end_turn(ctx: Ctx, step: Step) -> list[Step]:
     return []
 
 
+def _fate_casualty(ctx: Ctx, unit_id: str) -> list[Step]:
+    """Kosakenüberfall (fate.py): one casualty, with its morale test (VF-102)."""
+    morale.take_casualties(ctx, unit_id, 1, shooting=False, winner=False)
+    return []
+
+
 STEPS: dict[str, Callable[[Ctx, Step], list[Step]]] = {
     "shoot": _shoot,
     "resolve": _resolve,
@@ -291,10 +304,15 @@ STEPS: dict[str, Callable[[Ctx, Step], list[Step]]] = {
     "melee_plan": _melee_plan,
     "fight": _fight,
     "fall_back": _fall_back,
+    "relentless": relentless.charge,  # VF-163, V-13
     "end_turn": _end_turn,
     "fate": _fate,
     "reserve": _reserve,
     "window": _window,
+    "fate_move": lambda ctx, step: [  # cards 4 and 9 (fate.py)
+        s for s in fate.move_step(ctx, step, command._messenger) if isinstance(s, dict)
+    ],
+    "fate_casualty": lambda ctx, step: _fate_casualty(ctx, str(step["unit"])),
 }
 
 

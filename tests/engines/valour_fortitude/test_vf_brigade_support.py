@@ -246,6 +246,7 @@ def test_no_strike_back_support_without_the_policy() -> None:
 
 
 def test_vf92_a_unit_touching_another_enemy_does_not_support_the_strike_back() -> None:
+    """VF-92: a unit in contact with an enemy unit not chosen as the target gives no support."""
     contacts: dict[str, JSON] = {**TOUCH, "U-A1": ["U-B1"]}
     c = _fight(
         near(), [4] * (BASE + 1) + [4] * (STRIKE_BACK + 1), BACK_FACTS, "auto", contacts=contacts

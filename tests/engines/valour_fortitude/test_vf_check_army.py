@@ -119,7 +119,7 @@ def test_named_generals_come_from_the_list() -> None:
 
 
 def test_brigades_have_two_to_eight_units() -> None:
-    """VF-231 (VF-13): a brigade has 2-8 units."""
+    """VF-231 (VF-13): a brigade has 2-8 units (VF-246: the starter scenario's brigades)."""
     france = army_list("france_1812_1815")
     lone = army("france_1812_1815", [u("U1", "wehrpflichtige", 24)])
     assert rules_of(check_army(france, lone)) == [("brigades[0].units", "VF-231")]
@@ -131,7 +131,8 @@ def test_brigades_have_two_to_eight_units() -> None:
 
 
 def test_figures_within_the_profile() -> None:
-    """VF-232: 24-36 figures; understrength halves the range, rounding down (AMB-46)."""
+    """VF-232: 24-36 figures; understrength halves the range, rounding down (AMB-46) (VF-7:
+    the figure bounds come from the army list)."""
     france = army_list("france_1812_1815")
     doc = army("france_1812_1815", [u("U1", "linieninfanterie", 37), u("U2", "husaren_jaeger", 8)])
     assert rules_of(check_army(france, doc)) == [

@@ -89,7 +89,7 @@ def refusal(match: m.Match, role: str, kind: str, payload: JSON) -> str:
 
 
 def test_the_tables_are_the_rulebooks() -> None:
-    """VF-222: 13 cards per table with the seed's titles; 4 and 9 are not built."""
+    """VF-222: 13 cards per table with the seed's titles; every card of both is built."""
     fr, gb = fate.TABLES["france_1812_1815"], fate.TABLES["britain_1807_1815"]
     assert (
         sorted(fr)
@@ -108,14 +108,15 @@ def test_the_tables_are_the_rulebooks() -> None:
     ]  # L1151-1153
     assert fr["3"].hook == fate.ENEMY_TURN
     assert gb["Q"].hook == fate.ENEMY_MELEE
-    assert {c for c, card in fr.items() if card.not_built} == {"4", "9"}
+    assert all(card.playable for card in (*fr.values(), *gb.values()))
+    assert (fr["4"].hook, fr["9"].hook) == (fate.END_MELEE, fate.BEFORE_CHARGE)  # L973, L978
 
 
 @pytest.mark.parametrize(
     ("entry", "rule"),
     [
-        ({"card": "4", "brigade": "BR-A1"}, "VF-222"),  # Durchbruch: not built
-        ({"card": "9", "unit": "U-A1"}, "VF-222"),  # Überraschungsangriff: not built
+        ({"card": "4", "brigade": "BR-A1"}, "VF-222"),  # Durchbruch: no moves
+        ({"card": "9", "unit": "U-A1"}, "VF-222"),  # Überraschungsangriff: no path
         ({"card": "3"}, "VF-37"),  # Friktion: only at the start of an enemy turn (VF-T42)
         ({"card": "10", "objective": "O9"}, "VF-222"),
         ({"card": "5", "unit": "U-B1"}, "VF-222"),  # not a unit of yours

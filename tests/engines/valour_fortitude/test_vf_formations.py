@@ -474,7 +474,7 @@ def test_formation_values() -> None:
 )
 def test_vf_t21_open_order_halves_shooting_casualties(hits: int, cover: bool, left: int) -> None:
     """VF-T21: light infantry in open order in soft cover takes 5 hits: floor(5/2) = 2, halved
-    once only; 1 hit gives 1 (AMB-4)."""
+    once only; 1 hit gives 1 (AMB-4) (VF-95: halved before they are applied)."""
     unit = replace(game().unit("U-A3"), formation=F.OPEN_ORDER)
     assert fm.shooting_casualties(unit, hits, cover) == (left, "VF-146")
     assert fm.shooting_casualties(replace(unit, formation=F.LINE), 5, False) == (5, None)

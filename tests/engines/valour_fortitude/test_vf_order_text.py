@@ -171,6 +171,8 @@ def test_the_sheet_is_one_action_among_the_others() -> None:
         ("fate 11 unit U-A1", "VF-222", 1, "write: fate <card>"),
         ("fate 5 unit U-A1 U-A2", "VF-222", 1, "write: fate <card>"),
         ("fate 7 shot first", "VF-222", 1, "number of a shooting order"),
+        ("fate 4 brigade BR-A1 move U-A1", "VF-222", 1, "write: fate <card>"),
+        ("fate 4 brigade BR-A1 move to 1,2", "VF-222", 1, "write: fate <card>"),
         ("rally U-A1\nplay Z", "VF-222", 2, "write: fate <card>"),
         ("reserve U-A1 to 1,2", "VF-120", 1, "write: reserve"),
         ("reserve U-A1 at 1,2 3,4 to 5,6", "VF-120", 1, "write: reserve"),
@@ -240,10 +242,15 @@ CHANGES = st.fixed_dictionaries(
     },
 )
 ORDERS = st.fixed_dictionaries(
-    {"action": st.sampled_from(["STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY"])},
+    {
+        "action": st.sampled_from(
+            ["STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY", "OCCUPY"]
+        )
+    },
     optional={
         "path": PATHS,
         "target": st.sampled_from(ALL),
+        "feature": st.sampled_from(["V1", "V2", "W1"]),  # VF-195
         "formation_after": CHANGES,
         "formation_before": CHANGES,
     },
@@ -256,6 +263,11 @@ FATE_ENTRIES = st.fixed_dictionaries(
         "objective": st.sampled_from(["O1", "O2", "O3"]),
         "shot": st.integers(0, 29),
         "as": st.just("eigeninitiative"),
+        "phase": st.sampled_from(["shooting", "melee"]),
+        "path": PATHS,
+        "moves": st.lists(
+            st.fixed_dictionaries({"unit": st.sampled_from(ALL), "path": PATHS}), max_size=3
+        ),
     },
 )
 RESERVES = st.fixed_dictionaries(
@@ -273,6 +285,7 @@ SHEETS = st.fixed_dictionaries(
         "melee_plan": st.just("auto") | st.lists(FIGHTS, max_size=4),
         "on_illegal": st.sampled_from(["skip", "ask"]),
         "strike_back": st.sampled_from(["none", "auto"]),
+        "occupy_after_melee": st.sampled_from(["yes", "no"]),  # V-12
         "fate": st.lists(FATE_ENTRIES, max_size=3),
         "reserves": st.lists(RESERVES, max_size=3),
     },

@@ -20,12 +20,14 @@ from tests.engines.valour_fortitude.vf_play import ScriptedDice, ctx, game, set_
 
 
 def test_vf_t1_one_halving_then_support() -> None:
-    """VF-T1: ranged 3, attack column and obscured (two halvings, one applies), +1 supporter."""
+    """VF-T1: ranged 3, attack column and obscured (two halvings, one applies), +1 supporter
+    (VF-2: halved at most once)."""
     assert pipeline(3, 2, [1]) == 2
 
 
 def test_vf_t2_carbines_never_below_one() -> None:
-    """VF-T2: carbines are ranged 1, range 12, halved as skirmish fire: still 1 die."""
+    """VF-T2: carbines are ranged 1, range 12, halved as skirmish fire: still 1 die (VF-145:
+    Karabiner)."""
     hussars = game().unit("U-A8")
     assert fire_profile(hussars, "carbine") == (1, 12, 1)
     assert pipeline(1, 1, []) == 1
@@ -165,7 +167,7 @@ def test_vf_t12_road_counts_half() -> None:
 
 def test_vf_t20_cover_and_shooting_phase_morale() -> None:
     """VF-T20: dice 5 5 4 at soft cover: 2 hits; the second is beyond morale 3: one die +1; 3
-    passes, 2 flees; the markers stay at 3."""
+    passes, 2 flees; the markers stay at 3 (VF-104: +1 in the shooting phase; VF-95)."""
     dice = ScriptedDice([5, 5, 4])
     _faces, hits = hit_tests(lambda n: [dice.d6() for _ in range(n)], 3, -1, False)
     assert hits == 2
@@ -190,7 +192,8 @@ def test_vf_t22_line_bonus_and_surrounded() -> None:
 
 
 def test_vf_t23_march_column_melee_is_one() -> None:
-    """VF-T23: a unit in march column fights with 1; artillery against it gets +1 die."""
+    """VF-T23: a unit in march column fights with 1 (VF-83: a fixed value); artillery against
+    it gets +1 die."""
     state = game()
     column = replace(state.unit("U-A1"), formation=Formation.MARCH_COLUMN)
     gun = state.unit("U-B4")
@@ -210,7 +213,7 @@ def test_vf_t24_melee_hit_modifiers() -> None:
 
 def test_vf_t25_ties() -> None:
     """VF-T25: a tie goes to the active side; a target in cover wins it unless the attacker
-    is elevated."""
+    is elevated (VF-188: cover wins melee ties)."""
     facts: dict[str, JSON] = {
         "cover:a": "none",
         "cover:t": "none",
@@ -223,7 +226,8 @@ def test_vf_t25_ties() -> None:
 
 
 def test_vf_t26_winner_takes_no_morale_test() -> None:
-    """VF-T26: a shaken winner (morale 4, 4 casualties) takes 2 more: no test, stays at 4."""
+    """VF-T26: a shaken winner (morale 4, 4 casualties) takes 2 more: no test, stays at 4
+    (VF-105: melee winners take no morale tests)."""
     state = set_unit(game(), "U-A1", casualties=4)
     c = ctx(state, [])
     morale.take_casualties(c, "U-A1", 2, shooting=False, winner=True)
@@ -255,7 +259,7 @@ def _brigade_of_six(fled: int) -> GameState:
 @pytest.mark.parametrize(("dice", "passed"), [([3, 5], True), ([2, 6], False)])
 def test_vf_t32_resolve_test(dice: list[int], passed: bool) -> None:
     """VF-T32: 6 units, 2 fled, BG within 12 in of the CinC: +1; 3 5 passes; 2 6 fails: the
-    brigade wavers and the army takes a setback."""
+    brigade wavers and the army takes a setback (VF-111)."""
     c = ctx(_brigade_of_six(2), dice)
     assert morale.resolve_test(c, "BR-B1", True, False) is passed
     assert m.side_state(c.game, "B").setbacks == (0 if passed else 1)
@@ -277,7 +281,8 @@ def test_vf_t33_wavering() -> None:
 
 
 def test_vf_t34_broken_brigade() -> None:
-    """VF-T34: the last unit flees: BG removed, brigade broken, +1 setback, no resolve test."""
+    """VF-T34: the last unit flees: BG removed, brigade broken, +1 setback, no resolve test
+    (VF-108: broken brigade; VF-111: setbacks)."""
     state = game()
     c = ctx(state, [])
     for unit_id in ("U-B8", "U-B9"):
@@ -350,7 +355,7 @@ def test_vf_207_napoleon_and_vf_210_wellington() -> None:
 @pytest.mark.parametrize(("place", "flees"), [(["0", "-4"], False), (None, True)])
 def test_vf_t30_cavalry_falls_back_or_flees(place: JSON, flees: bool) -> None:
     """VF-T30, VF-62: losing cavalry withdraws to the place the umpire confirms; with no
-    legal place it flees, and its brigade owes a resolve test."""
+    legal place it flees, and its brigade owes a resolve test (VF-107: fleeing)."""
     state = game()
     c = ctx(state, [], {"place": place})
     melee.fall_back(c, "U-A9")
