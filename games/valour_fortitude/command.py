@@ -18,10 +18,10 @@ from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude import occupation as occ
 from games.valour_fortitude.context import Ctx, Fact
-from games.valour_fortitude.order_sheet import path_of
+from games.valour_fortitude.paths import offset, path_of
 from games.valour_fortitude.shooting import bind
 from games.valour_fortitude.skip import Skip
-from games.valour_fortitude.state import Formation, Unit, exact
+from games.valour_fortitude.state import Formation, Unit
 from games.valour_fortitude.values import (
     allowance,
     has,
@@ -200,7 +200,7 @@ def unit_action(ctx: Ctx, unit_id: str, after_change: bool = False) -> list[Step
     elif action in ("MOVE", "MARCH", "CHARGE", "WITHDRAW"):
         place = facts["place"]
         assert isinstance(place, list)
-        dx, dy = (exact(Decimal(str(v))) for v in place)
+        dx, dy = offset(place)
         ctx.game = m.with_unit(ctx.game, ms.moved(ctx.game.unit(unit_id), dx, dy))
         ctx.say(
             T(
@@ -336,7 +336,7 @@ def reform(ctx: Ctx, unit_id: str, when: str) -> None:
     if not isinstance(place, list):
         why = T("the umpire found no place for the new formation of {unit}", unit=unit_id)
         raise Skip("VF-60", why)
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     ctx.game = m.with_unit(ctx.game, ms.moved(after, dx, dy))
     ctx.say(
         T(

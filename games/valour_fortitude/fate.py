@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
@@ -49,6 +49,7 @@ from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import BOOL, Ctx, Fact
 from games.valour_fortitude.geometry import base_corners
+from games.valour_fortitude.paths import PATH, offset, path_of
 from games.valour_fortitude.reading import Reader
 from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import (
@@ -56,9 +57,7 @@ from games.valour_fortitude.state import (
     GameState,
     Objective,
     Phase,
-    Point,
     Unit,
-    exact,
 )
 from games.valour_fortitude.values import (
     allowance,
@@ -246,18 +245,6 @@ def _load() -> tuple[dict[str, dict[str, Card]], dict[str, Card]]:
 
 
 TABLES, ANY_ROWS = _load()
-COORD: JSON = {  # as order_sheet.COORD (not imported: order_sheet reads this module)
-    "oneOf": [
-        {"type": "number", "minimum": -1000, "maximum": 1000},
-        {"type": "string", "pattern": r"^-?\d{1,4}(\.\d{1,3})?$"},
-    ]
-}
-PATH: JSON = {
-    "type": "array",
-    "items": {"type": "array", "items": COORD, "minItems": 2, "maxItems": 2},
-    "minItems": 1,
-    "maxItems": 12,
-}
 ENTRY: JSON = {
     "type": "object",
     "properties": {
@@ -298,18 +285,6 @@ _FIELDS = {
     key: Draft202012Validator(ENTRY["properties"][key])  # type: ignore[arg-type, call-overload, index]
     for key in ("phase", "path", "moves")
 }  # the sheet's schema leaves its fate entries to these checks
-
-
-def path_of(value: JSON) -> list[Point]:
-    """A path of the schema (checked) as Points of three decimals."""
-    out = []
-    for p in value if isinstance(value, list) else []:
-        assert isinstance(p, list)
-        try:
-            out.append(Point(exact(Decimal(str(p[0]))), exact(Decimal(str(p[1])))))
-        except InvalidOperation:
-            out.append(Point(exact(Decimal(0)), exact(Decimal(0))))
-    return out
 
 
 def table(game: GameState, side: str) -> dict[str, Card] | None:
@@ -866,7 +841,7 @@ def move_step(ctx: Ctx, step: dict[str, JSON], messenger: Messenger) -> list[JSO
         _discard(ctx, side, name, BEFORE_CHARGE, entry)
     place = facts["place"]
     assert isinstance(place, list)
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     ctx.game = m.with_unit(ctx.game, ms.moved(ctx.game.unit(unit.id), dx, dy))
     ctx.say(
         T(

@@ -42,6 +42,13 @@ OBSTACLE_COST_IN = 4.0  # VF-187
 NEAR_IN = g.OBSTACLE_CONTACT_IN + g.CONTACT_EPSILON_IN  # a pair this far apart may touch
 
 
+def off_table(game: GameState, shape: shapely.Geometry) -> bool:
+    """Does a footprint reach beyond the table's edges (VF-57, VF-62)?"""
+    x0, y0, x1, y1 = (float(v) for v in shape.bounds)
+    width, depth = float(game.table.width_in), float(game.table.depth_in)
+    return x0 < -g.EXACT or y0 < -g.EXACT or x1 > width + g.EXACT or y1 > depth + g.EXACT
+
+
 def table_units(game: GameState) -> list[Unit]:
     return [u for u in game.units if on_table(u)]
 
@@ -263,11 +270,7 @@ def end_clear(game: GameState, unit: Unit, path: Sequence[Point], friends_ok: bo
     dx, dy = end_offset(unit, path)
     after = moved(unit, dx, dy)
     shape = g.footprint_polygon(after, game.terrain)
-    x0, y0, x1, y1 = shape.bounds
-    problems = []
-    width, depth = float(game.table.width_in), float(game.table.depth_in)
-    if x0 < -g.EXACT or y0 < -g.EXACT or x1 > width + g.EXACT or y1 > depth + g.EXACT:
-        problems.append("leaves the table")
+    problems = ["leaves the table"] if off_table(game, shape) else []
     if not friends_ok:
         for friend in table_units(game):
             if friend.side != unit.side or friend.id == unit.id:
@@ -443,11 +446,7 @@ def reform_fits(game: GameState, after: Unit) -> Fact:
     """VF-8, VF-56: the new block stands on the table, clear of friendly units and of
     impassable terrain."""
     shape = g.footprint_polygon(after, game.terrain)
-    x0, y0, x1, y1 = shape.bounds
-    problems = []
-    width, depth = float(game.table.width_in), float(game.table.depth_in)
-    if x0 < -g.EXACT or y0 < -g.EXACT or x1 > width + g.EXACT or y1 > depth + g.EXACT:
-        problems.append("leaves the table")
+    problems = ["leaves the table"] if off_table(game, shape) else []
     for friend in table_units(game):
         if friend.side != after.side or friend.id == after.id:
             continue
@@ -567,9 +566,7 @@ def leave_clear(game: GameState, after: Unit, feature: str) -> Fact:
     problems = []
     if not outline.buffer(LEAVE_WITHIN_IN + g.EXACT).contains(shape):
         problems.append(f"not entirely within 6 in of {feature}")
-    width, depth = float(game.table.width_in), float(game.table.depth_in)
-    x0, y0, x1, y1 = shape.bounds
-    if x0 < -g.EXACT or y0 < -g.EXACT or x1 > width + g.EXACT or y1 > depth + g.EXACT:
+    if off_table(game, shape):
         problems.append("leaves the table")
     for other in table_units(game):
         if other.id == after.id:

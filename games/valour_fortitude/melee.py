@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from decimal import Decimal
 
 from games.core.i18n import T
 from games.core.protocol import JSON
@@ -36,9 +35,10 @@ from games.valour_fortitude import occupation as occ
 from games.valour_fortitude.command import Step, sheet
 from games.valour_fortitude.context import Ctx, Fact
 from games.valour_fortitude.morale import flee, take_casualties, unpredictable
+from games.valour_fortitude.paths import offset
 from games.valour_fortitude.shooting import bind, napoleon_of
 from games.valour_fortitude.skip import Skip
-from games.valour_fortitude.state import Formation, GameState, Unit, exact
+from games.valour_fortitude.state import Formation, GameState, Unit
 from games.valour_fortitude.values import (
     allowance,
     double_hits,
@@ -659,6 +659,6 @@ def fall_back(ctx: Ctx, unit_id: str) -> None:
     if not isinstance(place, list):
         flee(ctx, unit_id, T("it cannot make its forced withdraw (VF-62)"))
         return
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     ctx.game = m.with_unit(ctx.game, ms.moved(unit, dx, dy))
     ctx.say(T("{unit} falls back (VF-75) to offset ({dx}, {dy})", unit=unit_id, dx=dx, dy=dy))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from decimal import Decimal
 
 from games.core.i18n import T
 from games.core.protocol import JSON
@@ -31,7 +30,7 @@ from games.valour_fortitude import geometry as g
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import Ctx, Fact
-from games.valour_fortitude.order_sheet import path_of
+from games.valour_fortitude.paths import offset, path_of
 from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, Leader, Point, Trait, Unit, exact
 from games.valour_fortitude.values import has, is_artillery
@@ -166,7 +165,7 @@ def leave(ctx: Ctx, unit_id: str, order: dict[str, JSON], place: JSON) -> None:
     feature = str(unit.occupying)
     after = _outside(ctx, unit, order)
     assert isinstance(place, list)
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     out = replace(ms.moved(after, dx, dy), occupying=None)
     ctx.game = m.with_unit(ctx.game, out)
     kept = ctx.flow.get(FORMATIONS_KEY)
@@ -232,7 +231,7 @@ def place_overrun(ctx: Ctx, leader: Leader, place: JSON) -> None:
             T("{leader} is overrun (VF-59); no place was found: the umpire's", leader=leader.id)
         )
         return
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     moved = replace(leader, x=exact(leader.x + dx), y=exact(leader.y + dy))
     ctx.game = m.with_leader(ctx.game, moved)
     ctx.say(

@@ -11,29 +11,16 @@ the unit's anchor (the centre of its front edge) passes through, the start left 
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from games.core.i18n import T
 from games.core.protocol import JSON, Rejection
 from games.valour_fortitude import formations as fm
-from games.valour_fortitude.state import GameState, Point, Trait, Unit, exact
+from games.valour_fortitude.paths import COORD, PATH
+from games.valour_fortitude.state import GameState, Trait, Unit
 from games.valour_fortitude.values import is_artillery
 
 ACTIONS = ("STAND", "MOVE", "WITHDRAW", "CHARGE", "MARCH", "RALLY", "OCCUPY")  # VF-54, VF-195
 MODES = ("full", "skirmish", "carbine")  # VF-144, VF-145
 ID: JSON = {"type": "string", "minLength": 1, "maxLength": 40}
-COORD: JSON = {
-    "oneOf": [
-        {"type": "number", "minimum": -1000, "maximum": 1000},
-        {"type": "string", "pattern": r"^-?\d{1,4}(\.\d{1,3})?$"},
-    ]
-}
-PATH: JSON = {
-    "type": "array",
-    "items": {"type": "array", "items": COORD, "minItems": 2, "maxItems": 2},
-    "minItems": 1,
-    "maxItems": 12,
-}
 IDS: JSON = {"type": "array", "items": ID, "maxItems": 8}
 
 SHOT: JSON = {
@@ -133,23 +120,6 @@ FIRST_SIDE: JSON = {
     "additionalProperties": False,
 }
 PLAY_FATE: JSON = {"type": "object"}
-
-
-def point(value: JSON) -> Point:
-    """A [x, y] pair of the schema as a Point of three decimals."""
-    assert isinstance(value, list)
-    return Point(exact(_dec(value[0])), exact(_dec(value[1])))
-
-
-def _dec(value: JSON) -> Decimal:
-    try:
-        return Decimal(str(value))
-    except InvalidOperation:
-        return Decimal(0)
-
-
-def path_of(value: JSON) -> list[Point]:
-    return [point(p) for p in value] if isinstance(value, list) else []
 
 
 def sheet_problems(game: GameState, side: str, sheet: dict[str, JSON]) -> list[Rejection]:

@@ -66,7 +66,7 @@ from games.valour_fortitude.state import exact
 RULE = "4.5"  # the form of the written sheet
 MAX_LINES = 400
 MAX_LINE_CHARS = 1200  # a correction's reason may be 1000 characters
-COORD = re.compile(r"^-?\d{1,4}(\.\d{1,3})?$")  # order_sheet.COORD's text form
+COORD = re.compile(r"^-?\d{1,4}(\.\d{1,3})?$")  # paths.COORD's text form
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 

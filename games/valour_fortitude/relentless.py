@@ -30,6 +30,7 @@ from games.valour_fortitude import geometry as g
 from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import Ctx, Fact
+from games.valour_fortitude.paths import offset
 from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import GameState, Point, Unit, exact
 from games.valour_fortitude.values import allowance, has, is_cavalry, is_infantry
@@ -117,7 +118,7 @@ def charge(ctx: Ctx, step: Step) -> list[Step]:
         return []
     place = facts["place"]
     assert isinstance(place, list)
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     ctx.game = m.with_unit(ctx.game, ms.moved(ctx.game.unit(unit.id), dx, dy))
     ctx.say(
         T(

@@ -37,7 +37,7 @@ from games.valour_fortitude import match as m
 from games.valour_fortitude import measures as ms
 from games.valour_fortitude.context import Ctx, Fact
 from games.valour_fortitude.geometry import axes
-from games.valour_fortitude.order_sheet import PATH, path_of, point
+from games.valour_fortitude.paths import PATH, offset, path_of, point
 from games.valour_fortitude.reading import Reader
 from games.valour_fortitude.state import BaseRect, Formation, GameState, exact
 from games.valour_fortitude.values import allowance
@@ -286,7 +286,7 @@ def enter(ctx: Ctx, entry: dict[str, JSON]) -> None:
         raise Skip("VF-121", T("{unit} cannot enter here; its arrival is delayed", unit=unit_id))
     place = facts["place"]
     assert isinstance(place, list)
-    dx, dy = (exact(Decimal(str(v))) for v in place)
+    dx, dy = offset(place)
     flags = replace(unit.turn_flags, acted=True, action="MOVE", moved_this_turn=True)
     ctx.game = m.with_unit(staged, replace(ms.moved(unit, dx, dy), turn_flags=flags))
     brigade = m.brigade(ctx.game, unit.brigade)
