@@ -11,7 +11,7 @@ from games.commands_colors_napoleonics import RULESET as R
 from games.commands_colors_napoleonics.dice import ScriptedDice
 from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.state import GameState
-from games.core.protocol import Action
+from games.core.protocol import Action, GameConfig
 from games.core.rng import Rng
 
 EXAMPLE = "example-ford-of-santa-clara"
@@ -54,3 +54,25 @@ def act(
     new = R.apply_with(state, action, Rng(1), script).state
     assert script.left == 0, "every scripted die is used"
     return new
+
+
+def fresh(active: str = "top", answer: bool = False) -> GameState:
+    """The example set up; unless `answer`, both sides answer every melee with "none" (the
+    standing choice of 4.4), so the tests go straight to the roll."""
+    state = R.setup(GameConfig(EXAMPLE, {}), Rng(5))
+    state.active = active
+    if not answer:
+        state.policies = {side: {"melee_response": "none"} for side in ("top", "bottom")}
+    return state
+
+
+def only(state: GameState, keep: Iterable[str]) -> GameState:
+    """Take every other piece off the board (as if eliminated earlier)."""
+    keep = set(keep)
+    for uid in [u for u in state.units if u not in keep]:
+        del state.units[uid]
+        state.gone.append(uid)
+    for lid in [ld for ld in state.leaders if ld not in keep]:
+        del state.leaders[lid]
+        state.gone.append(lid)
+    return state

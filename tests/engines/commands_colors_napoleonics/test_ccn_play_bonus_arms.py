@@ -11,13 +11,8 @@ from games.commands_colors_napoleonics.combat import bonus_options, dice_for, re
 from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.state import GameState
 from games.commands_colors_napoleonics.terrain import UnitClass
-from tests.engines.commands_colors_napoleonics.ccn_play import act, put, rolls
-from tests.engines.commands_colors_napoleonics.test_ccn_play_examples import (
-    battle_phase,
-    fresh,
-    only,
-    refused,
-)
+from tests.engines.commands_colors_napoleonics.ccn_play import act, fresh, only, put, rolls
+from tests.engines.commands_colors_napoleonics.test_ccn_play_examples import battle_phase, refused
 
 
 def at_bonus(

@@ -4,7 +4,6 @@ scripted dice and their exact numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -13,38 +12,15 @@ from games.commands_colors_napoleonics import RULESET as R
 from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.state import GameState
 from games.commands_colors_napoleonics.world import attached
-from games.core.protocol import GameConfig
-from games.core.rng import Rng
 from tests.engines.commands_colors_napoleonics.ccn_play import (
-    EXAMPLE,
     act,
     act_of,
     combat_of,
+    fresh,
+    only,
     put,
     rolls,
 )
-
-
-def fresh(active: str = "top", answer: bool = False) -> GameState:
-    """The example set up; unless `answer`, both sides answer every melee with "none" (the
-    standing choice of 4.4), so the tests go straight to the roll."""
-    state = R.setup(GameConfig(EXAMPLE, {}), Rng(5))
-    state.active = active
-    if not answer:
-        state.policies = {side: {"melee_response": "none"} for side in ("top", "bottom")}
-    return state
-
-
-def only(state: GameState, keep: Iterable[str]) -> GameState:
-    """Take every other piece off the board (as if eliminated earlier)."""
-    keep = set(keep)
-    for uid in [u for u in state.units if u not in keep]:
-        del state.units[uid]
-        state.gone.append(uid)
-    for lid in [ld for ld in state.leaders if ld not in keep]:
-        del state.leaders[lid]
-        state.gone.append(lid)
-    return state
 
 
 def battle_phase(state: GameState, ordered: list[str], card: str = "ATTACK_CENTER") -> None:

@@ -18,36 +18,21 @@ from games.commands_colors_napoleonics.board import Section
 from games.commands_colors_napoleonics.hexes import Hex
 from games.commands_colors_napoleonics.state import GameState
 from games.commands_colors_napoleonics.world import attached, sections
-from games.core.protocol import GameConfig
 from games.core.rng import Rng
-from tests.engines.commands_colors_napoleonics.ccn_play import EXAMPLE, act, act_of, put, rolls
+from tests.engines.commands_colors_napoleonics.ccn_play import (
+    act,
+    act_of,
+    fresh,
+    only,
+    put,
+    rolls,
+)
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 DIGEST = REPO.parent / "shared" / "rules" / "commands-and-colors-napoleonics.md"
 README = Path(engine.__file__).resolve().parent / "README.md"
 SNAPSHOT = HERE / "section3_rule_ids.txt"  # the digest's section 3 ids, one a line
-
-
-def fresh(active: str = "top", answer: bool = False) -> GameState:
-    """The example set up; unless `answer`, both sides answer every melee with "none"."""
-    state = R.setup(GameConfig(EXAMPLE, {}), Rng(5))
-    state.active = active
-    if not answer:
-        state.policies = {side: {"melee_response": "none"} for side in ("top", "bottom")}
-    return state
-
-
-def only(state: GameState, keep: Iterable[str]) -> GameState:
-    """Take every other piece off the board (as if eliminated earlier)."""
-    keep = set(keep)
-    for uid in [u for u in state.units if u not in keep]:
-        del state.units[uid]
-        state.gone.append(uid)
-    for lid in [ld for ld in state.leaders if ld not in keep]:
-        del state.leaders[lid]
-        state.gone.append(lid)
-    return state
 
 
 def phase(state: GameState, name: str, ordered: list[str], card: str = "ATTACK_CENTER") -> None:

@@ -18,24 +18,11 @@ from games.valour_fortitude import melee
 from games.valour_fortitude.army_data import Category
 from games.valour_fortitude.context import Ctx
 from games.valour_fortitude.state import Formation, GameState, TurnFlags
-from tests.engines.valour_fortitude.vf_play import ctx, game, set_unit, starter
+from tests.engines.valour_fortitude.vf_play import FIGHT_FACTS, ctx, game, set_unit, starter
 
 # In the starter set-up U-A1, U-A2 and U-A3 (brigade BR-A1) stand in one line 2.56 in apart:
 # U-A1 and U-A3 are both within 3 in of U-A2.
-FACTS: dict[str, JSON] = {
-    "a_sees": True,
-    "t_sees": True,
-    "cover:a": "none",
-    "cover:t": "none",
-    "hill:a": False,
-    "hill:t": False,
-    "rough:U-A2": False,
-    "rough:U-B2": False,
-    "napoleon:U-A2": False,
-    "wellington:U-B2": False,
-    "brigade:U-A1": True,
-    "brigade:U-A3": True,
-}
+FACTS: dict[str, JSON] = {**FIGHT_FACTS, "brigade:U-A1": True, "brigade:U-A3": True}
 BASE = 4 + 1  # U-A2: melee 4, + half its ranged 3 in line against a visible target (VF-84)
 STRIKE_BACK = 4 + 1  # U-B2 likewise
 

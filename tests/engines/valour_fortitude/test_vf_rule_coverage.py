@@ -24,7 +24,14 @@ from games.valour_fortitude.skip import Skip
 from games.valour_fortitude.state import Formation, GameState, LeaderKind, Point, Trait
 from games.valour_fortitude.values import pipeline
 from tests.engines.valour_fortitude.vf_builders import D, path, rect
-from tests.engines.valour_fortitude.vf_play import ctx, game, play_to_end, set_unit, starter
+from tests.engines.valour_fortitude.vf_play import (
+    FIGHT_FACTS,
+    ctx,
+    game,
+    play_to_end,
+    set_unit,
+    starter,
+)
 
 REPO = Path(__file__).parents[3]
 DIGEST = REPO / ".." / "shared" / "rules" / "valour-and-fortitude.md"
@@ -288,20 +295,7 @@ def test_vf_190_impassable_terrain() -> None:
 # --- 3.9 melee ---
 
 
-FIGHT: dict[str, JSON] = {
-    "a_sees": True,
-    "t_sees": True,
-    "cover:a": "none",
-    "cover:t": "none",
-    "hill:a": False,
-    "hill:t": False,
-    "rough:U-A2": False,
-    "rough:U-B2": False,
-    "napoleon:U-A2": False,
-    "wellington:U-B2": False,
-    "brigade:U-A1": False,
-    "brigade:U-A3": False,
-}
+FIGHT = FIGHT_FACTS
 
 
 def test_vf_70_vf_71_every_unit_in_contact_is_assigned_once() -> None:

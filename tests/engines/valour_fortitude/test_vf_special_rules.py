@@ -35,6 +35,7 @@ from games.valour_fortitude.special_rules import (
 from games.valour_fortitude.state import Formation, GameState, Stats, TurnFlags, Upgrades
 from games.valour_fortitude.values import allowance, hit_tests
 from tests.engines.valour_fortitude.vf_play import (
+    FIGHT_FACTS,
     ScriptedDice,
     ctx,
     game,
@@ -164,20 +165,7 @@ def test_without_ney_only_elan_rerolls() -> None:
     assert (faces, hits) == ([2, 2, 3, 4], 1)
 
 
-FIGHT: dict[str, JSON] = {
-    "a_sees": True,
-    "t_sees": True,
-    "cover:a": "none",
-    "cover:t": "none",
-    "hill:a": False,
-    "hill:t": False,
-    "rough:U-A2": False,
-    "rough:U-B2": False,
-    "napoleon:U-A2": False,
-    "wellington:U-B2": False,
-    "brigade:U-A1": False,
-    "brigade:U-A3": False,
-}
+FIGHT = FIGHT_FACTS
 
 
 def _fight(state: GameState, dice: Sequence[int], facts: dict[str, JSON] | None = None) -> Ctx:

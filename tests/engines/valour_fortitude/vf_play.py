@@ -72,3 +72,22 @@ def play_to_end(match: m.Match, chooser: int, limit: int = 4000) -> tuple[m.Matc
         match = RULESET.apply(match, action, Rng.for_event(b"vf-test", i)).state
         log.append(action)
     raise AssertionError("no result")
+
+
+# The facts of the starter's fight U-A2 against U-B2, all proposals accepted: both see each
+# other, no cover, no hill, no rough ground, no Napoleon or Wellington near, and no brigade
+# supporter within 3 in (U-A1 and U-A3 stand 2.56 in away: a test that wants them sets True).
+FIGHT_FACTS: dict[str, JSON] = {
+    "a_sees": True,
+    "t_sees": True,
+    "cover:a": "none",
+    "cover:t": "none",
+    "hill:a": False,
+    "hill:t": False,
+    "rough:U-A2": False,
+    "rough:U-B2": False,
+    "napoleon:U-A2": False,
+    "wellington:U-B2": False,
+    "brigade:U-A1": False,
+    "brigade:U-A3": False,
+}
